@@ -1,0 +1,394 @@
+#pragma once
+// Montgomery prime fields, one template for every modulus.
+//
+// A field is data: a record with the limb count, the modulus in hex and its smallest quadratic
+// non-residue. Everything else (R, R², R³, -p⁻¹, the 2-adic decomposition p - 1 = 2^s·t and
+// the 2^s-th root of unity) is derived here at compile time and checked with static_assert.
+//
+// One name, two implementations, one memory layout: an element is N little-endian 64-bit
+// limbs holding a·R mod p (R = 2^(64N)), fully reduced (< p). On the host, products use
+// 64-bit limbs with 128-bit intermediates; on the device (`__CUDA_ARCH__`) the same bytes are
+// read as 2N 32-bit words and multiplied with PTX multiply-add carry chains (mont_ptx.cuh).
+// A buffer of elements written on one side is therefore valid on the other.
+//
+// Thread-safety: values only; no shared state.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "ff/bigint.hpp"
+#include "util/hd.hpp"
+
+#if defined(__CUDACC__)
+#include "ff/mont_ptx.cuh"
+#endif
+
+namespace cuzk::ff {
+
+namespace detail {
+using u128 = unsigned __int128;
+
+// Montgomery product r = a·b·R⁻¹ mod p (CIOS, Koç et al. 1996), for moduli whose top limb
+// leaves at least one bit spare: then the running sum stays below 2p < 2^(64N) and needs only
+// N+1 limbs. Cost: 2N² + N 64×64→128 multiplications.
+template <size_t N>
+CUZK_HD constexpr void mont_mul_cios(uint64_t r[N], const uint64_t a[N], const uint64_t b[N],
+                                     const uint64_t p[N], uint64_t inv) {
+  uint64_t t[N + 1] = {};
+  for (size_t i = 0; i < N; ++i) {
+    u128 acc = 0;
+    for (size_t j = 0; j < N; ++j) {
+      acc += u128(a[j]) * b[i] + t[j];
+      t[j] = uint64_t(acc);
+      acc >>= 64;
+    }
+    uint64_t hi = t[N] + uint64_t(acc);
+    uint64_t m = t[0] * inv;
+    acc = u128(m) * p[0] + t[0];
+    acc >>= 64;
+    for (size_t j = 1; j < N; ++j) {
+      acc += u128(m) * p[j] + t[j];
+      t[j - 1] = uint64_t(acc);
+      acc >>= 64;
+    }
+    acc += hi;
+    t[N - 1] = uint64_t(acc);
+    t[N] = uint64_t(acc >> 64);
+  }
+  // t < 2p: one conditional subtraction.
+  uint64_t d[N];
+  uint64_t borrow = 0;
+  for (size_t j = 0; j < N; ++j) {
+    u128 diff = u128(t[j]) - p[j] - borrow;
+    d[j] = uint64_t(diff);
+    borrow = uint64_t(diff >> 64) & 1;
+  }
+  bool keep_t = (t[N] == 0) && borrow;
+  for (size_t j = 0; j < N; ++j) r[j] = keep_t ? t[j] : d[j];
+}
+}  // namespace detail
+
+template <class Data>
+class Field {
+ public:
+  static constexpr size_t kLimbs = Data::kLimbs;
+  using Int = BigInt<kLimbs>;
+
+  static constexpr Int kModulus = parse_hex<kLimbs>(Data::kModulusHex);
+  static constexpr size_t kBits = kModulus.bit_length();
+  static constexpr size_t kBytes = (kBits + 7) / 8;  // canonical encoding length
+  static constexpr uint64_t kInv = neg_inverse_u64(kModulus.limb[0]);  // -p⁻¹ mod 2^64
+  static constexpr Int kR = pow2_mod(64 * kLimbs, kModulus);
+  static constexpr Int kR2 = pow2_mod(128 * kLimbs, kModulus);
+  static constexpr Int kR3 = pow2_mod(192 * kLimbs, kModulus);
+
+  static_assert(kModulus.is_odd(), "Montgomery arithmetic needs an odd modulus");
+  static_assert(kModulus.limb[kLimbs - 1] >> 63 == 0,
+                "the spare top bit keeps sums below 2^(64N): additions need no carry limb");
+  static_assert(kInv * kModulus.limb[0] == ~uint64_t(0), "-p^-1 mod 2^64 is wrong");
+  static_assert(compare(kR, kModulus) < 0 && compare(kR2, kModulus) < 0);
+
+  // Limbs of a·R mod p, < p. Public so that buffers can be filled, copied to the device and
+  // reinterpreted without conversion; use the named constructors to create values.
+  uint64_t mont[kLimbs];
+
+  Field() = default;  // trivially constructible: large buffers are not zero-filled twice
+
+  static constexpr Field from_montgomery(const Int& m) {
+    Field r;
+    for (size_t i = 0; i < kLimbs; ++i) r.mont[i] = m.limb[i];
+    return r;
+  }
+  CUZK_HD static constexpr Field zero() {
+    Field r;
+    for (size_t i = 0; i < kLimbs; ++i) r.mont[i] = 0;
+    return r;
+  }
+  CUZK_HD static constexpr Field one() { return from_montgomery(kR); }
+  // The canonical integer v (< p) into Montgomery form.
+  CUZK_HD static constexpr Field from_int(const Int& v) {
+    return from_montgomery(v) * from_montgomery(kR2);
+  }
+  CUZK_HD static constexpr Field from_u64(uint64_t v) { return from_int(Int::from_u64(v)); }
+  // The canonical integer (< p).
+  CUZK_HD constexpr Int to_int() const {
+    Int unit = Int::from_u64(1);
+    return (*this * from_montgomery(unit)).as_int();
+  }
+  CUZK_HD constexpr Int as_int() const {
+    Int r;
+    for (size_t i = 0; i < kLimbs; ++i) r.limb[i] = mont[i];
+    return r;
+  }
+
+  CUZK_HD constexpr bool is_zero() const { return as_int().is_zero(); }
+  CUZK_HD constexpr bool operator==(const Field& o) const {
+    uint64_t acc = 0;
+    for (size_t i = 0; i < kLimbs; ++i) acc |= mont[i] ^ o.mont[i];
+    return acc == 0;
+  }
+  CUZK_HD constexpr bool operator!=(const Field& o) const { return !(*this == o); }
+
+  CUZK_HD constexpr Field operator+(const Field& o) const {
+#if defined(__CUDA_ARCH__)
+    Field r;
+    ptx::mod_add<2 * kLimbs>(words(r), words(*this), words(o), modulus_words());
+    return r;
+#else
+    Int s = as_int();
+    add_in_place(s, o.as_int());  // no carry out: both < p < 2^(64N-1)
+    Int d = s;
+    if (!sub_in_place(d, kModulus)) s = d;
+    return from_montgomery(s);
+#endif
+  }
+  CUZK_HD constexpr Field operator-(const Field& o) const {
+#if defined(__CUDA_ARCH__)
+    Field r;
+    ptx::mod_sub<2 * kLimbs>(words(r), words(*this), words(o), modulus_words());
+    return r;
+#else
+    Int d = as_int();
+    if (sub_in_place(d, o.as_int())) add_in_place(d, kModulus);
+    return from_montgomery(d);
+#endif
+  }
+  CUZK_HD constexpr Field operator-() const { return zero() - *this; }
+  CUZK_HD constexpr Field operator*(const Field& o) const {
+    Field r;
+#if defined(__CUDA_ARCH__)
+    ptx::mont_mul<2 * kLimbs>(words(r), words(*this), words(o), modulus_words(), kInv32);
+#else
+    detail::mont_mul_cios<kLimbs>(r.mont, mont, o.mont, kModulus.limb, kInv);
+#endif
+    return r;
+  }
+  CUZK_HD constexpr Field& operator+=(const Field& o) { return *this = *this + o; }
+  CUZK_HD constexpr Field& operator-=(const Field& o) { return *this = *this - o; }
+  CUZK_HD constexpr Field& operator*=(const Field& o) { return *this = *this * o; }
+  CUZK_HD constexpr Field sqr() const { return *this * *this; }
+  CUZK_HD constexpr Field dbl() const { return *this + *this; }
+
+  // this^e for a little-endian exponent (square-and-multiply, left to right).
+  template <size_t M>
+  CUZK_HD constexpr Field pow(const BigInt<M>& e) const {
+    Field r = one();
+    for (size_t i = e.bit_length(); i-- > 0;) {
+      r = r.sqr();
+      if (e.bit(i)) r *= *this;
+    }
+    return r;
+  }
+  CUZK_HD constexpr Field pow(uint64_t e) const { return pow(BigInt<1>{{e}}); }
+
+  // Multiplicative inverse; zero maps to zero (callers that can see zero check first).
+  // Host: binary extended Euclid on the Montgomery representative, about twice as fast as
+  // Fermat; device: Fermat (a^(p-2)), which has no data-dependent branches across a warp.
+  CUZK_HD constexpr Field inverse() const {
+#if defined(__CUDA_ARCH__)
+    return pow(kModulusMinus2);
+#else
+    if (is_zero()) return zero();
+    // x = aR; binary Euclid gives x⁻¹ = a⁻¹R⁻¹; one Montgomery product with R³ gives a⁻¹R.
+    Int u = as_int(), v = kModulus;
+    Int x1 = Int::from_u64(1), x2{};
+    auto halve = [](Int& x) {  // x/2 mod p
+      uint64_t carry = x.is_odd() ? add_in_place(x, kModulus) : 0;
+      shr1_in_place(x, carry);
+    };
+    const Int unit = Int::from_u64(1);
+    while (u != unit && v != unit) {
+      while (!u.is_odd()) {
+        shr1_in_place(u);
+        halve(x1);
+      }
+      while (!v.is_odd()) {
+        shr1_in_place(v);
+        halve(x2);
+      }
+      if (compare(u, v) >= 0) {
+        sub_in_place(u, v);
+        if (sub_in_place(x1, x2)) add_in_place(x1, kModulus);
+      } else {
+        sub_in_place(v, u);
+        if (sub_in_place(x2, x1)) add_in_place(x2, kModulus);
+      }
+    }
+    return from_montgomery(u == unit ? x1 : x2) * from_montgomery(kR3);
+#endif
+  }
+
+  // Legendre symbol: 1 for a non-zero square, -1 for a non-square, 0 for zero.
+  constexpr int legendre() const {
+    if (is_zero()) return 0;
+    return pow(kHalfModulusMinus1) == one() ? 1 : -1;
+  }
+
+  // A square root, if one exists (either root; callers pick a sign by their convention).
+  // p ≡ 3 (mod 4): a^((p+1)/4). Otherwise Tonelli–Shanks with the 2^s-th root of unity.
+  constexpr std::optional<Field> sqrt() const {
+    if (is_zero()) return zero();
+    if constexpr (kTwoAdicity == 1) {
+      Field r = pow(kQuarterModulusPlus1);
+      if (r.sqr() != *this) return std::nullopt;
+      return r;
+    } else {
+      if (legendre() != 1) return std::nullopt;
+      // Invariants: x² = a·b, b has order 2^m, z has order 2^m.
+      Field z = kRootOfUnity;
+      size_t m = kTwoAdicity;
+      Field x = pow(kHalfOddPartPlus1);  // a^((t+1)/2)
+      Field b = pow(kOddPart);           // a^t
+      while (b != one()) {
+        size_t k = 0;
+        for (Field b2 = b; b2 != one(); b2 = b2.sqr()) ++k;
+        Field w = z;
+        for (size_t i = 0; i + 1 < m - k; ++i) w = w.sqr();
+        z = w.sqr();
+        b *= z;
+        x *= w;
+        m = k;
+      }
+      return x;
+    }
+  }
+
+  // Replaces every element by its inverse with one field inversion (Montgomery's trick,
+  // 3(n-1) multiplications). Zeros stay zero and do not poison the others.
+  static void batch_inverse(std::span<Field> values) {
+    if (values.empty()) return;
+    std::vector<Field> prefix(values.size());
+    Field acc = one();
+    for (size_t i = 0; i < values.size(); ++i) {
+      prefix[i] = acc;
+      if (!values[i].is_zero()) acc *= values[i];
+    }
+    Field inv = acc.inverse();
+    for (size_t i = values.size(); i-- > 0;) {
+      if (values[i].is_zero()) continue;
+      Field next = inv * values[i];
+      values[i] = inv * prefix[i];
+      inv = next;
+    }
+  }
+
+  // A primitive 2^log_n-th root of unity, ω_(2^s)^(2^(s-log_n)) with ω_(2^s) = g^t for the
+  // smallest non-residue g (the convention of snarkjs/ffjavascript, so evaluation domains
+  // agree point for point with theirs). Requires log_n ≤ kTwoAdicity.
+  static constexpr Field root_of_unity(size_t log_n) {
+    Field w = kRootOfUnity;
+    for (size_t i = log_n; i < kTwoAdicity; ++i) w = w.sqr();
+    return w;
+  }
+
+  // Canonical bytes (kBytes long), little- or big-endian.
+  void to_bytes_le(std::span<uint8_t, kBytes> out) const {
+    Int v = to_int();
+    for (size_t i = 0; i < kBytes; ++i) out[i] = uint8_t(v.limb[i / 8] >> (8 * (i % 8)));
+  }
+  void to_bytes_be(std::span<uint8_t, kBytes> out) const {
+    Int v = to_int();
+    for (size_t i = 0; i < kBytes; ++i) out[kBytes - 1 - i] = uint8_t(v.limb[i / 8] >> (8 * (i % 8)));
+  }
+  // Rejects (nullopt) any encoding of an integer ≥ p: non-canonical input is never reduced
+  // silently.
+  static std::optional<Field> from_bytes_le(std::span<const uint8_t, kBytes> in) {
+    Int v{};
+    for (size_t i = 0; i < kBytes; ++i) v.limb[i / 8] |= uint64_t(in[i]) << (8 * (i % 8));
+    if (compare(v, kModulus) >= 0) return std::nullopt;
+    return from_int(v);
+  }
+  static std::optional<Field> from_bytes_be(std::span<const uint8_t, kBytes> in) {
+    Int v{};
+    for (size_t i = 0; i < kBytes; ++i)
+      v.limb[i / 8] |= uint64_t(in[kBytes - 1 - i]) << (8 * (i % 8));
+    if (compare(v, kModulus) >= 0) return std::nullopt;
+    return from_int(v);
+  }
+
+  // Uniform sample by rejection (each try succeeds with probability > 1/2).
+  template <class Rng>  // a UniformRandomBitGenerator producing 64-bit words
+  static Field random(Rng& rng) {
+    static_assert(sizeof(typename Rng::result_type) == 8);
+    for (;;) {
+      Int v;
+      for (size_t i = 0; i < kLimbs; ++i) v.limb[i] = rng();
+      size_t top_bits = kBits - 64 * (kLimbs - 1);
+      if (top_bits < 64) v.limb[kLimbs - 1] &= (uint64_t(1) << top_bits) - 1;
+      if (compare(v, kModulus) < 0) return from_montgomery(v);  // uniform in Montgomery form too
+    }
+  }
+
+  // p - 1 = 2^s · t with t odd.
+  static constexpr size_t kTwoAdicity = [] {
+    Int m = kModulus;
+    m.limb[0] -= 1;
+    size_t s = 0;
+    while (!m.bit(s)) ++s;
+    return s;
+  }();
+  static constexpr Int kOddPart = [] {
+    Int m = kModulus;
+    m.limb[0] -= 1;
+    return shr(m, kTwoAdicity);
+  }();
+  // Defined below the class (a class is incomplete inside its own body).
+  static const Field kNonResidue;   // the smallest quadratic non-residue
+  static const Field kRootOfUnity;  // g^t: order exactly 2^s
+
+  // Checks of the derived constants; each field instantiation static_asserts this.
+  static constexpr bool constants_are_consistent() {
+    Field w = kRootOfUnity;
+    for (size_t i = 1; i < kTwoAdicity; ++i) w = w.sqr();
+    // w = ω^(2^(s-1)) must be -1: then ω has order exactly 2^s.
+    bool root_ok = w == -one() && w.sqr() == one();
+    bool non_residue_ok = kNonResidue.pow(kHalfModulusMinus1) == -one();
+    bool one_ok = from_u64(1) == one() && one().to_int() == Int::from_u64(1);
+    return root_ok && non_residue_ok && one_ok;
+  }
+
+ private:
+  static constexpr Int kModulusMinus2 = [] {
+    Int m = kModulus;
+    m.limb[0] -= 2;  // p is odd and > 2: no borrow
+    return m;
+  }();
+  static constexpr Int kHalfModulusMinus1 = [] {
+    Int m = kModulus;
+    m.limb[0] -= 1;
+    return shr(m, 1);
+  }();
+  static constexpr Int kQuarterModulusPlus1 = [] {
+    Int m = kModulus;
+    add_in_place(m, Int::from_u64(1));
+    return shr(m, 2);
+  }();
+  static constexpr Int kHalfOddPartPlus1 = [] {
+    Int m = kOddPart;
+    add_in_place(m, Int::from_u64(1));
+    return shr(m, 1);
+  }();
+
+#if defined(__CUDACC__)
+  static constexpr uint32_t kInv32 = uint32_t(kInv);  // -p⁻¹ mod 2^32 is the low word
+  CUZK_DEVICE static uint32_t* words(Field& f) { return reinterpret_cast<uint32_t*>(f.mont); }
+  CUZK_DEVICE static const uint32_t* words(const Field& f) {
+    return reinterpret_cast<const uint32_t*>(f.mont);
+  }
+  CUZK_DEVICE static const uint32_t* modulus_words() {
+    return reinterpret_cast<const uint32_t*>(kModulus.limb);
+  }
+#endif
+};
+
+template <class Data>
+constexpr Field<Data> Field<Data>::kNonResidue = Field<Data>::from_u64(Data::kSmallestNonResidue);
+template <class Data>
+constexpr Field<Data> Field<Data>::kRootOfUnity = Field<Data>::kNonResidue.pow(Field<Data>::kOddPart);
+
+}  // namespace cuzk::ff
