@@ -14,7 +14,7 @@
 namespace cuzk::test {
 
 inline uint64_t seed() {
-  static const uint64_t value = [] {
+  static const uint64_t value = []() -> uint64_t {
     if (const char* env = std::getenv("CUZK_TEST_SEED")) return std::strtoull(env, nullptr, 0);
     return uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
   }();
