@@ -19,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "ff/bigint.hpp"
@@ -134,44 +135,63 @@ class Field {
   }
   CUZK_HD constexpr bool operator!=(const Field& o) const { return !(*this == o); }
 
+  // Each operation below has two implementations: PTX on the device and portable 64-bit limb
+  // code on the host. Constant evaluation in the device compilation pass (static_asserts,
+  // constexpr constants) also takes the portable code, which is why the device branches test
+  // std::is_constant_evaluated().
   CUZK_HD constexpr Field operator+(const Field& o) const {
 #if defined(__CUDA_ARCH__)
-    Field r;
-    ptx::mod_add<2 * kLimbs>(words(r), words(*this), words(o), modulus_words());
-    return r;
-#else
-    Int s = as_int();
-    add_in_place(s, o.as_int());  // no carry out: both < p < 2^(64N-1)
-    Int d = s;
-    if (!sub_in_place(d, kModulus)) s = d;
-    return from_montgomery(s);
+    if (!std::is_constant_evaluated()) {
+      DeviceWords a = to_words(*this), b = to_words(o), r;
+      ptx::mod_add<kWords>(r.w, a.w, b.w, modulus_words().w);
+      return from_words(r);
+    }
 #endif
+    return add_portable(*this, o);
   }
   CUZK_HD constexpr Field operator-(const Field& o) const {
 #if defined(__CUDA_ARCH__)
-    Field r;
-    ptx::mod_sub<2 * kLimbs>(words(r), words(*this), words(o), modulus_words());
-    return r;
-#else
-    Int d = as_int();
-    if (sub_in_place(d, o.as_int())) add_in_place(d, kModulus);
-    return from_montgomery(d);
+    if (!std::is_constant_evaluated()) {
+      DeviceWords a = to_words(*this), b = to_words(o), r;
+      ptx::mod_sub<kWords>(r.w, a.w, b.w, modulus_words().w);
+      return from_words(r);
+    }
 #endif
+    return sub_portable(*this, o);
   }
-  CUZK_HD constexpr Field operator-() const { return zero() - *this; }
-  CUZK_HD constexpr Field operator*(const Field& o) const {
-    Field r;
+  CUZK_HD constexpr Field operator-() const {
 #if defined(__CUDA_ARCH__)
-    ptx::mont_mul<2 * kLimbs>(words(r), words(*this), words(o), modulus_words(), kInv32);
-#else
-    detail::mont_mul_cios<kLimbs>(r.mont, mont, o.mont, kModulus.limb, kInv);
+    if (!std::is_constant_evaluated()) {
+      DeviceWords a = to_words(*this), r;
+      ptx::mod_neg<kWords>(r.w, a.w, modulus_words().w);
+      return from_words(r);
+    }
 #endif
-    return r;
+    return zero() - *this;
+  }
+  CUZK_HD constexpr Field operator*(const Field& o) const {
+#if defined(__CUDA_ARCH__)
+    if (!std::is_constant_evaluated()) {
+      DeviceWords a = to_words(*this), b = to_words(o), r;
+      ptx::mont_mul<kWords>(r.w, a.w, b.w, modulus_words().w, kInv32);
+      return from_words(r);
+    }
+#endif
+    return mul_portable(*this, o);
   }
   CUZK_HD constexpr Field& operator+=(const Field& o) { return *this = *this + o; }
   CUZK_HD constexpr Field& operator-=(const Field& o) { return *this = *this - o; }
   CUZK_HD constexpr Field& operator*=(const Field& o) { return *this = *this * o; }
-  CUZK_HD constexpr Field sqr() const { return *this * *this; }
+  CUZK_HD constexpr Field sqr() const {
+#if defined(__CUDA_ARCH__)
+    if (!std::is_constant_evaluated()) {
+      DeviceWords a = to_words(*this), r;
+      ptx::mont_sqr<kWords>(r.w, a.w, modulus_words().w, kInv32);
+      return from_words(r);
+    }
+#endif
+    return *this * *this;
+  }
   CUZK_HD constexpr Field dbl() const { return *this + *this; }
 
   // this^e for a little-endian exponent (square-and-multiply, left to right).
@@ -191,36 +211,11 @@ class Field {
   // Fermat; device: Fermat (a^(p-2)), which has no data-dependent branches across a warp.
   CUZK_HD constexpr Field inverse() const {
 #if defined(__CUDA_ARCH__)
-    return pow(kModulusMinus2);
-#else
-    if (is_zero()) return zero();
-    // x = aR; binary Euclid gives x⁻¹ = a⁻¹R⁻¹; one Montgomery product with R³ gives a⁻¹R.
-    Int u = as_int(), v = kModulus;
-    Int x1 = Int::from_u64(1), x2{};
-    auto halve = [](Int& x) {  // x/2 mod p
-      uint64_t carry = x.is_odd() ? add_in_place(x, kModulus) : 0;
-      shr1_in_place(x, carry);
-    };
-    const Int unit = Int::from_u64(1);
-    while (u != unit && v != unit) {
-      while (!u.is_odd()) {
-        shr1_in_place(u);
-        halve(x1);
-      }
-      while (!v.is_odd()) {
-        shr1_in_place(v);
-        halve(x2);
-      }
-      if (compare(u, v) >= 0) {
-        sub_in_place(u, v);
-        if (sub_in_place(x1, x2)) add_in_place(x1, kModulus);
-      } else {
-        sub_in_place(v, u);
-        if (sub_in_place(x2, x1)) add_in_place(x2, kModulus);
-      }
+    if (!std::is_constant_evaluated()) {
+      return pow_modulus_minus_2(std::make_index_sequence<kLimbs>{});
     }
-    return from_montgomery(u == unit ? x1 : x2) * from_montgomery(kR3);
 #endif
+    return inverse_portable(*this);
   }
 
   // Legendre symbol: 1 for a non-zero square, -1 for a non-square, 0 for zero.
@@ -342,12 +337,17 @@ class Field {
   static const Field kRootOfUnity;  // g^t: order exactly 2^s
 
   // Checks of the derived constants; each field instantiation static_asserts this.
+  // The non-residue and the root are recomputed by the same formulas as kNonResidue and
+  // kRootOfUnity rather than read from them: nvcc's front end (CUDA 13.0) cannot
+  // constant-evaluate a static member of a class template whose constexpr definition is out
+  // of class, and CUDA sources include the curve headers that static_assert this.
   static constexpr bool constants_are_consistent() {
-    Field w = kRootOfUnity;
+    const Field non_residue = from_u64(Data::kSmallestNonResidue);
+    Field w = non_residue.pow(kOddPart);
     for (size_t i = 1; i < kTwoAdicity; ++i) w = w.sqr();
     // w = ω^(2^(s-1)) must be -1: then ω has order exactly 2^s.
     bool root_ok = w == -one() && w.sqr() == one();
-    bool non_residue_ok = kNonResidue.pow(kHalfModulusMinus1) == -one();
+    bool non_residue_ok = non_residue.pow(kHalfModulusMinus1) == -one();
     bool one_ok = from_u64(1) == one() && one().to_int() == Int::from_u64(1);
     return root_ok && non_residue_ok && one_ok;
   }
@@ -374,21 +374,124 @@ class Field {
     return shr(m, 1);
   }();
 
-#if defined(__CUDACC__)
-  static constexpr uint32_t kInv32 = uint32_t(kInv);  // -p⁻¹ mod 2^32 is the low word
-  CUZK_DEVICE static uint32_t* words(Field& f) { return reinterpret_cast<uint32_t*>(f.mont); }
-  CUZK_DEVICE static const uint32_t* words(const Field& f) {
-    return reinterpret_cast<const uint32_t*>(f.mont);
+  // The host implementations; constexpr and host-only (they read the host constants), so the
+  // device pass evaluates them only at compile time.
+  static constexpr Field add_portable(const Field& a, const Field& b) {
+    Int s = a.as_int();
+    add_in_place(s, b.as_int());  // no carry out: both < p < 2^(64N-1)
+    Int d = s;
+    if (!sub_in_place(d, kModulus)) s = d;
+    return from_montgomery(s);
   }
-  CUZK_DEVICE static const uint32_t* modulus_words() {
-    return reinterpret_cast<const uint32_t*>(kModulus.limb);
+  static constexpr Field sub_portable(const Field& a, const Field& b) {
+    Int d = a.as_int();
+    if (sub_in_place(d, b.as_int())) add_in_place(d, kModulus);
+    return from_montgomery(d);
+  }
+  static constexpr Field mul_portable(const Field& a, const Field& b) {
+    Field r;
+    detail::mont_mul_cios<kLimbs>(r.mont, a.mont, b.mont, kModulus.limb, kInv);
+    return r;
+  }
+  static constexpr Field inverse_portable(const Field& a) {
+    if (a.is_zero()) return zero();
+    // x = aR; binary Euclid gives x⁻¹ = a⁻¹R⁻¹; one Montgomery product with R³ gives a⁻¹R.
+    Int u = a.as_int(), v = kModulus;
+    Int x1 = Int::from_u64(1), x2{};
+    auto halve = [](Int& x) {  // x/2 mod p
+      uint64_t carry = x.is_odd() ? add_in_place(x, kModulus) : 0;
+      shr1_in_place(x, carry);
+    };
+    const Int unit = Int::from_u64(1);
+    while (u != unit && v != unit) {
+      while (!u.is_odd()) {
+        shr1_in_place(u);
+        halve(x1);
+      }
+      while (!v.is_odd()) {
+        shr1_in_place(v);
+        halve(x2);
+      }
+      if (compare(u, v) >= 0) {
+        sub_in_place(u, v);
+        if (sub_in_place(x1, x2)) add_in_place(x1, kModulus);
+      } else {
+        sub_in_place(v, u);
+        if (sub_in_place(x2, x1)) add_in_place(x2, kModulus);
+      }
+    }
+    return from_montgomery(u == unit ? x1 : x2) * from_montgomery(kR3);
+  }
+
+#if defined(__CUDACC__)
+  // Device view of an element: the same bytes as 2N little-endian 32-bit words, held in
+  // registers. Converting limb by limb (rather than reinterpreting the array) lets the compiler
+  // keep both views in registers: each 64-bit limb splits into a register pair at no cost.
+  static constexpr size_t kWords = 2 * kLimbs;
+  struct DeviceWords {
+    uint32_t w[kWords];
+  };
+  static constexpr uint32_t kInv32 = uint32_t(kInv);  // -p⁻¹ mod 2^32 is the low word of -p⁻¹
+
+  // Device code may use a host constexpr scalar but not index a host constexpr array (that
+  // would reference host memory), so constants reach the device one scalar at a time, with
+  // compile-time indices.
+  template <size_t I>
+  static constexpr uint32_t kModulusWord = uint32_t(kModulus.limb[I / 2] >> (32 * (I % 2)));
+  template <size_t I>
+  static constexpr uint64_t kModulusMinus2Limb = kModulusMinus2.limb[I];
+
+  CUZK_DEVICE static DeviceWords to_words(const Field& f) {
+    DeviceWords r;
+#pragma unroll
+    for (size_t i = 0; i < kLimbs; ++i) {
+      r.w[2 * i] = uint32_t(f.mont[i]);
+      r.w[2 * i + 1] = uint32_t(f.mont[i] >> 32);
+    }
+    return r;
+  }
+  CUZK_DEVICE static Field from_words(const DeviceWords& d) {
+    Field r;
+#pragma unroll
+    for (size_t i = 0; i < kLimbs; ++i) r.mont[i] = d.w[2 * i] | (uint64_t(d.w[2 * i + 1]) << 32);
+    return r;
+  }
+  template <size_t... I>
+  CUZK_DEVICE static DeviceWords modulus_words(std::index_sequence<I...>) {
+    return DeviceWords{{kModulusWord<I>...}};
+  }
+  CUZK_DEVICE static DeviceWords modulus_words() {
+    return modulus_words(std::make_index_sequence<kWords>{});
+  }
+
+  // a^(p-2) by square-and-multiply, most significant limb first, each limb an immediate (an
+  // exponent array indexed at run time would live in local memory). The loop's branch depends
+  // only on the constant exponent, so a warp never diverges. Cost: 64N squarings and about
+  // 32N multiplications.
+  template <size_t... I>
+  CUZK_DEVICE Field pow_modulus_minus_2(std::index_sequence<I...>) const {
+    Field r = one();
+    (pow_step(r, kModulusMinus2Limb<kLimbs - 1 - I>), ...);
+    return r;
+  }
+  CUZK_DEVICE void pow_step(Field& r, uint64_t exponent_limb) const {
+#pragma unroll 1
+    for (int bit = 63; bit >= 0; --bit) {
+      r = r.sqr();
+      if ((exponent_limb >> bit) & 1) r *= *this;
+    }
   }
 #endif
 };
 
+// `constexpr const` rather than `constexpr` alone: nvcc's front end drops `constexpr` when it
+// regenerates these definitions for the host compiler, which then needs the `const` to match
+// the declarations above.
 template <class Data>
-constexpr Field<Data> Field<Data>::kNonResidue = Field<Data>::from_u64(Data::kSmallestNonResidue);
+constexpr const Field<Data> Field<Data>::kNonResidue =
+    Field<Data>::from_u64(Data::kSmallestNonResidue);
 template <class Data>
-constexpr Field<Data> Field<Data>::kRootOfUnity = Field<Data>::kNonResidue.pow(Field<Data>::kOddPart);
+constexpr const Field<Data> Field<Data>::kRootOfUnity =
+    Field<Data>::kNonResidue.pow(Field<Data>::kOddPart);
 
 }  // namespace cuzk::ff

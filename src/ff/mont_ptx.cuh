@@ -1,0 +1,217 @@
+#pragma once
+// Device arithmetic of ff::Field: Montgomery multiplication and modular addition on 32-bit
+// words with PTX carry chains (mad.lo.cc / madc.hi.cc / addc / subc).
+//
+// An element of W words (W = 8: BN254 Fp and Fr, BLS12-381 Fr; W = 12: BLS12-381 Fp) is the
+// host's N = W/2 little-endian 64-bit limbs read as little-endian 32-bit words, so R = 2^(32W)
+// = 2^(64N) on both sides and results are bit-for-bit those of the host. Inputs and outputs are
+// fully reduced (< p). Every function requires p < 2^(32W-1) (one spare top bit, which
+// ff::Field static_asserts): sums of two elements then never carry out of W words.
+//
+// Arrays are passed by pointer but all indices are compile-time constants in fully unrolled
+// loops, so after inlining every word lives in a register (no local memory; check with
+// -Xptxas -v). The modulus words are compile-time constants, which ptxas folds into the
+// multiply-add instructions as immediates.
+//
+// The carry flag (CC) is invisible to C++, so a carry chain spans several asm statements that
+// must stay adjacent and in order: they are all `asm volatile` (the compiler keeps volatile
+// asm in program order) and each helper below holds whole chains, with no C++ arithmetic
+// between the statements of one chain.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "util/hd.hpp"
+
+namespace cuzk::ff::ptx {
+
+namespace detail {
+
+// acc = Σ_k a[2k + kOffset]·b placed at words 2k, 2k+1 (k < W/2): the products of b with the
+// even (kOffset = 0) or odd (kOffset = 1) words of a. Their low and high halves land on
+// disjoint words, so no carries: W/2 mul.lo + W/2 mul.hi.
+template <size_t W, size_t kOffset>
+CUZK_DEVICE void mul_words(uint32_t* acc, const uint32_t* a, uint32_t b) {
+#pragma unroll
+  for (size_t k = 0; k < W; k += 2) {
+    asm volatile("mul.lo.u32 %0, %2, %3;\n\tmul.hi.u32 %1, %2, %3;"
+                 : "=r"(acc[k]), "=r"(acc[k + 1])
+                 : "r"(a[k + kOffset]), "r"(b));
+  }
+}
+
+// acc += Σ_k a[2k + kOffset]·b at words 2k, 2k+1, as one carry chain; the carry out of word
+// W-1 is left in CC for the caller's next asm statement.
+template <size_t W, size_t kOffset>
+CUZK_DEVICE void mad_words_cc(uint32_t* acc, const uint32_t* a, uint32_t b) {
+  asm volatile("mad.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
+               : "+r"(acc[0]), "+r"(acc[1])
+               : "r"(a[kOffset]), "r"(b));
+#pragma unroll
+  for (size_t k = 2; k < W; k += 2) {
+    asm volatile("madc.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.cc.u32 %1, %2, %3, %1;"
+                 : "+r"(acc[k]), "+r"(acc[k + 1])
+                 : "r"(a[k + kOffset]), "r"(b));
+  }
+}
+
+// The two accumulators of the interleaved product below. The running value is
+// T = lo + 2^32·hi: `lo` is aligned at word 0 and collects the products whose low half falls
+// on an even word, `hi` is aligned at word 1 and collects those of the odd words. Splitting
+// this way makes each row of products one carry chain per accumulator (the halves of a
+// product never overlap the next product's), and it makes the division by 2^32 at the end of
+// a Montgomery step free: after the step lo[0] = 0, so T/2^32 = hi + lo/2^32, whose aligned
+// part is hi and whose 2^32-offset part is lo >> 64 — the two arrays swap roles (see
+// `add_row`).
+
+// One reduction step: m = lo[0]·(-p⁻¹) mod 2^32, then lo + 2^32·hi += m·p, which makes
+// lo[0] = 0. The odd words of p go to hi, the even words to lo; lo's carry out of word W-1
+// is at word W, which is hi[W-1]. Cost: 1 mul + 2W mad + 1 addc.
+//
+// hi's own carry out is provably zero: with T < 2p, a < p and b < 2^32 the whole sum
+// S = T + a·b + m·p is < 2p·2^32, and 2^32·hi ≤ S, so hi < 2p ≤ 2^(32W) at every stage of its
+// accumulation (all terms are non-negative).
+template <size_t W>
+CUZK_DEVICE void reduce_row(uint32_t* lo, uint32_t* hi, const uint32_t* p, uint32_t inv) {
+  uint32_t m = lo[0] * inv;
+  mad_words_cc<W, 1>(hi, p, m);
+  mad_words_cc<W, 0>(lo, p, m);
+  asm volatile("addc.u32 %0, %0, 0;" : "+r"(hi[W - 1]));
+}
+
+// The next word of b after a reduction step that left lo[0] = 0. The value to continue from is
+// T/2^32 = hi + lo[1] + 2^32·(lo >> 64). It is rebuilt in place with the roles swapped: `hi`
+// becomes the aligned accumulator (its word 0 takes lo[1]) and `lo` becomes the offset one,
+// shifted down by two words while the odd products of a·b are added to it — the shift costs
+// no extra instruction because the multiply-adds read their addend from two words up. The even
+// products of a·b then go to the aligned accumulator, and its carry out to the offset one's
+// top word. After the call the caller passes (hi, lo) to `reduce_row`. Cost: 2W mad + 2 add.
+template <size_t W>
+CUZK_DEVICE void add_row(uint32_t* lo, uint32_t* hi, const uint32_t* a, uint32_t b) {
+  asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(hi[0]) : "r"(lo[1]));
+#pragma unroll
+  for (size_t k = 0; k + 2 < W; k += 2) {
+    asm volatile("madc.lo.cc.u32 %0, %2, %3, %4;\n\tmadc.hi.cc.u32 %1, %2, %3, %5;"
+                 : "=r"(lo[k]), "=r"(lo[k + 1])
+                 : "r"(a[k + 1]), "r"(b), "r"(lo[k + 2]), "r"(lo[k + 3]));
+  }
+  // The top product's high half is < 2^32 - 1, so the carry in cannot overflow it.
+  asm volatile("madc.lo.cc.u32 %0, %2, %3, 0;\n\tmadc.hi.u32 %1, %2, %3, 0;"
+               : "=r"(lo[W - 2]), "=r"(lo[W - 1])
+               : "r"(a[W - 1]), "r"(b));
+  mad_words_cc<W, 0>(hi, a, b);
+  asm volatile("addc.u32 %0, %0, 0;" : "+r"(lo[W - 1]));
+}
+
+// r = t - p if t ≥ p, else t; for t < 2p. Branch-free: the borrow of t - p selects.
+template <size_t W>
+CUZK_DEVICE void reduce_once(uint32_t* r, const uint32_t* t, const uint32_t* p) {
+  uint32_t d[W], borrow;
+  asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(t[0]), "r"(p[0]));
+#pragma unroll
+  for (size_t k = 1; k < W; ++k) {
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[k]) : "r"(t[k]), "r"(p[k]));
+  }
+  asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));  // 0 or 0xffffffff
+#pragma unroll
+  for (size_t k = 0; k < W; ++k) r[k] = borrow ? t[k] : d[k];
+}
+
+}  // namespace detail
+
+// r = a·b·2^(-32W) mod p, all fully reduced; r may alias a or b. inv = -p⁻¹ mod 2^32.
+//
+// CIOS Montgomery multiplication (Koç, Acar, Kaliski 1996) with the even/odd split of each
+// row of products into two accumulators (as in sppark's mont_t and in Emmart, Zheng, Weems,
+// "Faster modular exponentiation using double precision floating point arithmetic on the
+// GPU", 2018, whose integer variant keeps separate even and odd column sums). Each of the W
+// steps: add a·b[i] (add_row), then add m·p and drop a zero word (reduce_row). The invariant
+// T < 2p of CIOS holds after every step, so one conditional subtraction ends it.
+// Cost: 4W² + O(W) multiply-adds (W = 8: 256 + 66 instructions, W = 12: 576 + 98).
+template <size_t W>
+CUZK_DEVICE void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
+                          uint32_t inv) {
+  static_assert(W % 2 == 0 && W >= 4, "the even/odd split needs an even number of words");
+  uint32_t even[W], odd[W];
+  detail::mul_words<W, 0>(even, a, b[0]);
+  detail::mul_words<W, 1>(odd, a, b[0]);
+  detail::reduce_row<W>(even, odd, p, inv);
+#pragma unroll
+  for (size_t i = 1; i < W; i += 2) {
+    detail::add_row<W>(even, odd, a, b[i]);
+    detail::reduce_row<W>(odd, even, p, inv);
+    if (i + 1 < W) {
+      detail::add_row<W>(odd, even, a, b[i + 1]);
+      detail::reduce_row<W>(even, odd, p, inv);
+    }
+  }
+  // The last step (an odd index) left odd[0] = 0 with `odd` aligned at word 0:
+  // T = even + (odd >> 32) < 2p < 2^(32W), so the merge carries nothing out.
+  uint32_t t[W];
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(even[0]), "r"(odd[1]));
+#pragma unroll
+  for (size_t k = 1; k + 1 < W; ++k) {
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(t[k]) : "r"(even[k]), "r"(odd[k + 1]));
+  }
+  asm volatile("addc.u32 %0, %1, 0;" : "=r"(t[W - 1]) : "r"(even[W - 1]));
+  detail::reduce_once<W>(r, t, p);
+}
+
+// r = a² mod p in Montgomery form.
+template <size_t W>
+CUZK_DEVICE void mont_sqr(uint32_t* r, const uint32_t* a, const uint32_t* p, uint32_t inv) {
+  mont_mul<W>(r, a, a, p, inv);
+}
+
+// r = a + b mod p. a + b < 2p < 2^(32W): no carry out, one conditional subtraction.
+// Cost: 2W add/sub + W select.
+template <size_t W>
+CUZK_DEVICE void mod_add(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p) {
+  uint32_t s[W];
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(a[0]), "r"(b[0]));
+#pragma unroll
+  for (size_t k = 1; k < W; ++k) {
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[k]) : "r"(a[k]), "r"(b[k]));
+  }
+  detail::reduce_once<W>(r, s, p);
+}
+
+// r = a - b mod p: subtract, then add p back under the borrow mask. Cost: 2W add/sub + W and.
+template <size_t W>
+CUZK_DEVICE void mod_sub(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p) {
+  uint32_t d[W], mask;
+  asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(a[0]), "r"(b[0]));
+#pragma unroll
+  for (size_t k = 1; k < W; ++k) {
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[k]) : "r"(a[k]), "r"(b[k]));
+  }
+  asm volatile("subc.u32 %0, 0, 0;" : "=r"(mask));  // 0xffffffff when a < b
+  uint32_t q[W];
+#pragma unroll
+  for (size_t k = 0; k < W; ++k) q[k] = p[k] & mask;
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r[0]) : "r"(d[0]), "r"(q[0]));
+#pragma unroll
+  for (size_t k = 1; k < W; ++k) {
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r[k]) : "r"(d[k]), "r"(q[k]));
+  }
+}
+
+// r = -a mod p: p - a, except that -0 must be 0 (not p); masking p by "a ≠ 0" covers both
+// without a branch. Cost: W sub + W or + W and.
+template <size_t W>
+CUZK_DEVICE void mod_neg(uint32_t* r, const uint32_t* a, const uint32_t* p) {
+  uint32_t nonzero = a[0];
+#pragma unroll
+  for (size_t k = 1; k < W; ++k) nonzero |= a[k];
+  uint32_t mask = nonzero ? 0xffffffffu : 0u;
+  uint32_t q[W];
+#pragma unroll
+  for (size_t k = 0; k < W; ++k) q[k] = p[k] & mask;
+  asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r[0]) : "r"(q[0]), "r"(a[0]));
+#pragma unroll
+  for (size_t k = 1; k < W; ++k) {
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r[k]) : "r"(q[k]), "r"(a[k]));
+  }
+}
+
+}  // namespace cuzk::ff::ptx
