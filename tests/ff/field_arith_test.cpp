@@ -1,0 +1,130 @@
+// Field arithmetic of the four prime fields against GMP: add, sub, neg, dbl, mul, sqr, pow,
+// inverse and batch_inverse, on uniform values mixed with edge values and limb patterns.
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "tests/ff/gmp_oracle.hpp"
+#include "tests/support/test_random.hpp"
+
+namespace cuzk::test {
+namespace {
+
+template <class F>
+class FieldArith : public ::testing::Test {
+ protected:
+  GmpField<F> gmp;
+  std::mt19937_64 rng = test::rng(std::string("ff_arith/") + field_name<F>() + "/" +
+                                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  Inputs<F> inputs{gmp, rng};
+  // Every edge value meets every other edge value in the pairwise tests.
+  size_t pair_cases() const {
+    return std::max(inputs.edge_count() * inputs.edge_count(), scaled(4000));
+  }
+};
+
+using PrimeFields = ::testing::Types<bls12_381::Fp, bls12_381::Fr, bn254::Fp, bn254::Fr>;
+TYPED_TEST_SUITE(FieldArith, PrimeFields, FieldNames);
+
+TYPED_TEST(FieldArith, AddSubNegDblMatchGmp) {
+  using F = TypeParam;
+  const auto& gmp = this->gmp;
+  std::vector<F> edges;
+  for (size_t i = 0; i < this->inputs.edge_count(); ++i) edges.push_back(this->inputs.next());
+  for (size_t i = 0; i < this->pair_cases(); ++i) {
+    size_t k = edges.size();
+    F a = i < k * k ? edges[i / k] : this->inputs.next();
+    F b = i < k * k ? edges[i % k] : this->inputs.next();
+    Mpz va = gmp.value(a), vb = gmp.value(b);
+    ASSERT_EQ(gmp.value(a + b), gmp.add(va, vb)) << "a=" << va << " b=" << vb;
+    ASSERT_EQ(gmp.value(a - b), gmp.sub(va, vb)) << "a=" << va << " b=" << vb;
+    ASSERT_EQ(gmp.value(-a), gmp.sub(Mpz(0), va)) << "a=" << va;
+    ASSERT_EQ(gmp.value(a.dbl()), gmp.add(va, va)) << "a=" << va;
+    // The representation stays canonical (< p), which the byte encodings and equality rely on.
+    ASSERT_LT(ff::compare((a + b).as_int(), F::kModulus), 0);
+    ASSERT_LT(ff::compare((a - b).as_int(), F::kModulus), 0);
+  }
+}
+
+TYPED_TEST(FieldArith, MulSqrMatchGmp) {
+  using F = TypeParam;
+  const auto& gmp = this->gmp;
+  std::vector<F> edges;
+  for (size_t i = 0; i < this->inputs.edge_count(); ++i) edges.push_back(this->inputs.next());
+  for (size_t i = 0; i < this->pair_cases(); ++i) {
+    size_t k = edges.size();
+    F a = i < k * k ? edges[i / k] : this->inputs.next();
+    F b = i < k * k ? edges[i % k] : this->inputs.next();
+    Mpz va = gmp.value(a), vb = gmp.value(b);
+    F ab = a * b;
+    ASSERT_EQ(gmp.value(ab), gmp.mul(va, vb)) << "a=" << va << " b=" << vb;
+    ASSERT_LT(ff::compare(ab.as_int(), F::kModulus), 0) << "a=" << va << " b=" << vb;
+    F aa = a.sqr();
+    ASSERT_EQ(gmp.value(aa), gmp.mul(va, va)) << "a=" << va;
+    ASSERT_LT(ff::compare(aa.as_int(), F::kModulus), 0) << "a=" << va;
+    F c = a;
+    c *= b;
+    ASSERT_EQ(c, ab);
+  }
+}
+
+TYPED_TEST(FieldArith, PowMatchesGmp) {
+  using F = TypeParam;
+  constexpr size_t N = F::kLimbs;
+  const auto& gmp = this->gmp;
+  for (size_t i = 0; i < scaled(600); ++i) {
+    F a = this->inputs.next();
+    Mpz va = gmp.value(a);
+    uint64_t small = this->rng() >> (this->rng() % 64);
+    ASSERT_EQ(gmp.value(a.pow(small)), gmp.pow(va, Mpz(small))) << "a=" << va << " e=" << small;
+    ff::BigInt<N> e;
+    for (size_t j = 0; j < N; ++j) e.limb[j] = this->rng();  // exponents up to 2^(64N), not < p
+    ASSERT_EQ(gmp.value(a.pow(e)), gmp.pow(va, to_mpz(e))) << "a=" << va << " e=" << to_mpz(e);
+  }
+  F a = F::from_u64(7);
+  EXPECT_EQ(a.pow(uint64_t(0)), F::one());
+  EXPECT_EQ(F::zero().pow(uint64_t(0)), F::one());  // 0^0 = 1, as in GMP
+  EXPECT_EQ(F::zero().pow(uint64_t(5)), F::zero());
+  ff::BigInt<N> p_minus_1 = F::kModulus;
+  p_minus_1.limb[0] -= 1;
+  EXPECT_EQ(a.pow(p_minus_1), F::one());  // Fermat
+}
+
+TYPED_TEST(FieldArith, InverseMatchesGmp) {
+  using F = TypeParam;
+  const auto& gmp = this->gmp;
+  EXPECT_EQ(F::zero().inverse(), F::zero());
+  for (size_t i = 0; i < scaled(3000); ++i) {
+    F a = this->inputs.next();
+    Mpz va = gmp.value(a);
+    F inv = a.inverse();
+    ASSERT_EQ(gmp.value(inv), gmp.inv(va)) << "a=" << va;
+    if (!a.is_zero()) {
+      ASSERT_EQ(a * inv, F::one()) << "a=" << va;
+    }
+  }
+}
+
+TYPED_TEST(FieldArith, BatchInverseMatchesGmpWithZerosMixedIn) {
+  using F = TypeParam;
+  const auto& gmp = this->gmp;
+  std::vector<F> empty;
+  F::batch_inverse(empty);  // no-op, must not touch anything
+  for (size_t round = 0; round < scaled(40); ++round) {
+    // Lengths that are not powers of two, including 1 and all-zero batches.
+    size_t n = round == 0 ? 1 : 1 + this->rng() % 257;
+    std::vector<F> values(n);
+    for (F& v : values) v = this->rng() % 5 == 0 ? F::zero() : this->inputs.next();
+    if (round == 1) std::fill(values.begin(), values.end(), F::zero());
+    std::vector<F> inverted = values;
+    F::batch_inverse(inverted);
+    for (size_t i = 0; i < n; ++i) {
+      Mpz v = gmp.value(values[i]);
+      ASSERT_EQ(gmp.value(inverted[i]), gmp.inv(v)) << "round " << round << " index " << i;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::test
