@@ -1,0 +1,8 @@
+// The point suite (point_suite.hpp) for bn254 G2: one group per file keeps each translation
+// unit small.
+
+#include "tests/ec/point_suite.hpp"
+
+namespace cuzk::test {
+INSTANTIATE_TYPED_TEST_SUITE_P(Bn254G2, PointTest, Bn254G2);
+}  // namespace cuzk::test
