@@ -19,3 +19,8 @@ using Fp6 = ff::Fp6<TowerData>;
 using Fp12 = ff::Fp12<TowerData>;
 
 }  // namespace cuzk::bls12_381
+
+namespace cuzk::ff {
+extern template struct Fp6<bls12_381::TowerData>;  // instantiated in pairing/pairing.cpp
+extern template struct Fp12<bls12_381::TowerData>;
+}  // namespace cuzk::ff

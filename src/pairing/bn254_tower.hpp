@@ -19,3 +19,8 @@ using Fp6 = ff::Fp6<TowerData>;
 using Fp12 = ff::Fp12<TowerData>;
 
 }  // namespace cuzk::bn254
+
+namespace cuzk::ff {
+extern template struct Fp6<bn254::TowerData>;  // instantiated in pairing/pairing.cpp
+extern template struct Fp12<bn254::TowerData>;
+}  // namespace cuzk::ff

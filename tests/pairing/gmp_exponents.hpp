@@ -22,6 +22,12 @@ class Integer {
     mpz_init(v_);
     mpz_import(v_, N, -1, sizeof(uint64_t), 0, 0, x.limb);
   }
+  // A hexadecimal literal (no prefix); throws on a malformed one (a bug in the test itself).
+  static Integer from_hex(const char* digits) {
+    Integer r;
+    if (mpz_set_str(r.v_, digits, 16) != 0) throw std::invalid_argument(digits);
+    return r;
+  }
   Integer(const Integer& o) { mpz_init_set(v_, o.v_); }
   Integer& operator=(const Integer& o) {
     mpz_set(v_, o.v_);
@@ -37,6 +43,11 @@ class Integer {
     mpz_mul(r.v_, a.v_, b.v_);
     return r;
   }
+  friend Integer operator+(const Integer& a, const Integer& b) {
+    Integer r;
+    mpz_add(r.v_, a.v_, b.v_);
+    return r;
+  }
   friend Integer operator+(const Integer& a, long b) {
     Integer r;
     if (b >= 0) {
@@ -49,6 +60,11 @@ class Integer {
   friend Integer operator-(const Integer& a, const Integer& b) {
     Integer r;
     mpz_sub(r.v_, a.v_, b.v_);
+    return r;
+  }
+  Integer mod(const Integer& m) const {
+    Integer r;
+    mpz_mod(r.v_, v_, m.v_);
     return r;
   }
   Integer pow(unsigned long e) const {
