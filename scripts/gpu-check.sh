@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The GPU check: builds (if needed) and runs the GPU differential tests on a machine with an
+# NVIDIA GPU. Every device operation is compared bit for bit with the host reference; the
+# field-multiplication throughput is printed for information.
+#
+#   scripts/gpu-check.sh [BUILD_DIR]     run from the repository root; BUILD_DIR defaults to
+#                                        build/gpu
+#
+# - If BUILD_DIR already holds the test binaries (built elsewhere and carried along), they are
+#   run as they are; otherwise BUILD_DIR is configured (Release, CUDA architecture 90, no
+#   benchmarks) and only the GPU tests are built.
+# - If .deps/ exists in the repository root (packages unpacked there, e.g. GoogleTest and GMP
+#   for a machine without them), its lib/ goes on LD_LIBRARY_PATH and it becomes a CMake
+#   prefix.
+# - Logs and gtest's JSON reports are written to $OUT (default BUILD_DIR/gpu-check).
+# - Exit status: 0 only if the build and every test passed. A missing GPU is a failure here
+#   (CUZK_REQUIRE_GPU=1), not a skip as in CI.
+set -uo pipefail
+
+BUILD_DIR=${1:-build/gpu}
+OUT=${OUT:-$BUILD_DIR/gpu-check}
+mkdir -p "$OUT"
+LOG="$OUT/gpu-check.log"
+exec > >(tee "$LOG") 2>&1
+
+section() { printf '\n==== %s ====\n' "$*"; }
+fail() {
+  printf '\nGPU CHECK FAILED: %s\n' "$*"
+  exit 1
+}
+
+section "GPU check of $(git rev-parse --short HEAD 2>/dev/null || echo 'an unversioned tree') on $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC')"
+nvidia-smi || echo "nvidia-smi failed: no driver or no GPU visible"
+nvcc --version 2>/dev/null | tail -n 2 || echo "nvcc not found"
+cmake --version | head -n 1
+
+CMAKE_PREFIX_ARGS=()
+if [[ -d .deps ]]; then
+  DEPS=$(pwd)/.deps
+  echo "using dependencies from $DEPS"
+  export LD_LIBRARY_PATH="$DEPS/lib:$DEPS/lib/x86_64-linux-gnu:$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  export PKG_CONFIG_PATH="$DEPS/lib/pkgconfig:$DEPS/lib/x86_64-linux-gnu/pkgconfig:$DEPS/usr/lib/x86_64-linux-gnu/pkgconfig:${PKG_CONFIG_PATH:-}"
+  CMAKE_PREFIX_ARGS=("-DCMAKE_PREFIX_PATH=$DEPS;$DEPS/usr")
+fi
+
+TEST_BINARIES=("$BUILD_DIR"/tests/gpu/*_test)
+if [[ -x "${TEST_BINARIES[0]}" ]]; then
+  section "using the test binaries already built in $BUILD_DIR"
+else
+  section "configuring and building the GPU tests in $BUILD_DIR"
+  GENERATOR=()
+  command -v ninja >/dev/null && GENERATOR=(-G Ninja)
+  cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_BENCH=OFF "${CMAKE_PREFIX_ARGS[@]}" ||
+    fail "CMake configuration failed (see above; missing GoogleTest or GMP can be supplied in .deps/)"
+  cmake --build "$BUILD_DIR" --target cuzk_gpu_test -j "$(nproc)" || fail "the build failed"
+  TEST_BINARIES=("$BUILD_DIR"/tests/gpu/*_test)
+fi
+
+export CUZK_REQUIRE_GPU=1
+status=0
+for binary in "${TEST_BINARIES[@]}"; do
+  name=$(basename "$binary")
+  section "running $name"
+  "$binary" --gtest_output="json:$OUT/$name.json" || status=1
+done
+
+section "summary"
+grep -h -E '^\[gpu-(diff|throughput)\]' "$LOG" | grep -v '^\[gpu-throughput\] device' || true
+grep -h -E '^\[gpu-throughput\] device' "$LOG" || true
+grep -h -E '^\[  (PASSED|FAILED|SKIPPED) \]' "$LOG" || true
+if [[ $status -ne 0 ]]; then
+  fail "at least one test failed (the [gpu-diff] lines above show which check and how many mismatches)"
+fi
+printf '\nGPU CHECK PASSED: device results equal the host reference.\n'
