@@ -76,7 +76,9 @@ std::vector<ChunkStart> scan_constraints(std::span<const uint8_t> body, uint32_t
                                          const std::string& where, std::array<uint64_t, 3>& nnz) {
   constexpr uint64_t kTermBytes = 4 + detail::kElementBytes<Fr>;
   std::vector<ChunkStart> chunks;
-  chunks.reserve(n_constraints / kChunkRows + 1);
+  // Every constraint takes at least 12 bytes (three term counts): a count the section cannot
+  // hold must not reserve memory before the scan below refuses it.
+  chunks.reserve(std::min<uint64_t>(n_constraints, body.size() / 12) / kChunkRows + 1);
   nnz = {0, 0, 0};
   uint64_t pos = 0;
   const uint64_t size = body.size();

@@ -24,7 +24,7 @@ namespace cuzk::formats {
 struct WtnsReadOptions {
   // The number of wires the circuit (r1cs nWires, zkey nVars) has; a witness of another
   // length is refused. nullopt accepts any length.
-  std::optional<uint32_t> expected_count;
+  std::optional<uint32_t> expected_count = std::nullopt;
   unsigned threads = 0;  // 0: one per hardware thread
 };
 
