@@ -16,9 +16,10 @@
 //     non-residue (ffjavascript's nqr), r − 1 = 2^s·t; ω = ω_(2^s)^(2^(s−k)). The coset is the
 //     odd 2n-th roots, g = ω_2n, except for n = 2^s, where no 2n-th root exists and snarkjs
 //     shifts by Fr.shift = nqr² = 25 (ffjavascript wasm_field1.js; groth16_prove.js).
-//   kBellman (bellman, bellperson; bellman_ce on BN254): ω_(2^s) = 7^t and g = 7, the
-//     fields' MULTIPLICATIVE_GENERATOR (zkcrypto bls12_381 scalar.rs: ROOT_OF_UNITY =
-//     GENERATOR^t; bellman domain.rs: coset_fft, icoset_fft, divide_by_z_on_coset).
+//   kBellman (bellman, bellperson): ω_(2^s) = 7^t and g = 7, the field's
+//     MULTIPLICATIVE_GENERATOR (zkcrypto bls12_381 scalar.rs: ROOT_OF_UNITY = GENERATOR^t;
+//     bellman domain.rs: coset_fft, icoset_fft, divide_by_z_on_coset). .params keys exist for
+//     BLS12-381 only; on BN254 the same rule with 7, the generator ff-derived BN254 fields use.
 //
 // Layout. Up to 2^Options::max_single_pass_log_size elements a transform is one radix-2 pass
 // over the vector (it fits in L2). Larger ones use the four-step split n = R·C: viewing the
