@@ -1,0 +1,166 @@
+#pragma once
+// Σ P_i over a selected subset of the bases: the MSM of scalars equal to one, which Groth16
+// witnesses of bit-decomposed circuits (Filecoin PoRep) are full of.
+//
+// Method: batch-affine addition. The selected points are added in pairs, round after round,
+// each round halving their number; all the slope denominators of a round are inverted at once
+// with Montgomery's trick, so an addition costs
+//   3M (its share of the batch inversion) + 1M (slope) + 1S (x3) + 1M (y3) = 5M + 1S
+// against 8M + 2S for an XYZZ mixed addition. Once a round would have fewer than
+// kMinBatchAffinePairs pairs, the inversion no longer pays and the rest is added in Jacobian
+// coordinates.
+//
+// Parallelism: fixed chunks of kSumChunkPoints bases, each summed on its own, and the chunk
+// sums added in order: the result does not depend on the number of threads.
+//
+// Thread-safety: stateless; runs on the calling thread and oneTBB workers.
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "ec/affine.hpp"
+#include "ec/jacobian.hpp"
+#include "msm/tuning.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::msm {
+
+// Selection bitmaps: bit i % 64 of word i / 64 selects element i; n elements take
+// selection_words(n) words and the bits past n are clear.
+constexpr size_t selection_words(size_t n) { return (n + 63) / 64; }
+
+namespace detail {
+
+// Replaces every values[i] (all non-zero) by its inverse with one field inversion
+// (Montgomery's trick): prefix products forward (1M each), then unwinding (2M each).
+// `prefix` is scratch of the same length.
+template <class Field>
+void batch_invert_nonzero(std::span<Field> values, std::span<Field> prefix) {
+  Field acc = Field::one();
+  for (size_t i = 0; i < values.size(); ++i) {
+    prefix[i] = acc;  // v_0 ··· v_(i−1)
+    acc *= values[i];
+  }
+  Field inv = acc.inverse();  // (v_0 ··· v_i)⁻¹ at step i of the loop below
+  for (size_t i = values.size(); i-- > 0;) {
+    const Field value_inv = inv * prefix[i];
+    inv *= values[i];
+    values[i] = value_inv;
+  }
+}
+
+// Σ points, consuming them (the vector is the working storage of the rounds). No point may be
+// at infinity.
+//
+// Affine addition on y² = x³ + b: with λ = (y2 − y1)/(x2 − x1), or λ = 3x1²/(2y1) when the
+// points are equal, x3 = λ² − x1 − x2 and y3 = λ(x1 − x3) − y1 (the chord or tangent through
+// both meets the curve a third time at (x3, −y3)). Equal x and opposite y sum to infinity and
+// the pair drops out. 2y1 ≠ 0 always: none of the four groups' curves has a point of order 2
+// (their group orders are odd).
+template <class Curve>
+ec::Jacobian<Curve> batch_affine_sum(std::vector<ec::Affine<Curve>>& points) {
+  using Field = typename Curve::Base;
+  using AffinePoint = ec::Affine<Curve>;
+  std::vector<Field> inverses, scratch;
+  while (points.size() >= 2 * kMinBatchAffinePairs) {
+    const size_t pairs = points.size() / 2;
+    inverses.resize(pairs);
+    scratch.resize(pairs);
+    for (size_t j = 0; j < pairs; ++j) {
+      const AffinePoint& a = points[2 * j];
+      const AffinePoint& b = points[2 * j + 1];
+      if (a.x != b.x) {
+        inverses[j] = b.x - a.x;
+      } else if (a.y == b.y) {
+        inverses[j] = a.y.dbl();
+      } else {
+        inverses[j] = Field::one();  // the pair cancels; any non-zero value keeps the batch valid
+      }
+    }
+    batch_invert_nonzero<Field>(inverses, scratch);
+    size_t out = 0;  // out ≤ j: the sums overwrite pairs already read
+    for (size_t j = 0; j < pairs; ++j) {
+      const AffinePoint a = points[2 * j];
+      const AffinePoint b = points[2 * j + 1];
+      Field lambda;
+      if (a.x != b.x) {
+        lambda = (b.y - a.y) * inverses[j];
+      } else if (a.y == b.y) {
+        const Field x_sq = a.x.sqr();
+        lambda = (x_sq.dbl() + x_sq) * inverses[j];
+      } else {
+        continue;
+      }
+      const Field x3 = lambda.sqr() - a.x - b.x;
+      points[out++] = {x3, lambda * (a.x - x3) - a.y};
+    }
+    if (points.size() % 2 == 1) points[out++] = points.back();
+    points.resize(out);
+  }
+  ec::Jacobian<Curve> sum = ec::Jacobian<Curve>::infinity();
+  for (const AffinePoint& p : points) sum += p;
+  return sum;
+}
+
+}  // namespace detail
+
+// Σ bases[i] over the i selected by the bitmap (see selection_words). Bases at infinity are
+// skipped. Throws kInvalidInput if the bitmap has the wrong length or selects past the end.
+template <class Curve>
+ec::Jacobian<Curve> sum_selected(std::span<const ec::Affine<Curve>> bases,
+                                 std::span<const uint64_t> selection) {
+  using AffinePoint = ec::Affine<Curve>;
+  using Jacobian = ec::Jacobian<Curve>;
+  static_assert(kSumChunkPoints % 64 == 0, "chunks cover whole bitmap words");
+  const size_t n = bases.size();
+  if (selection.size() != selection_words(n)) {
+    CUZK_INVALID_INPUT("sum_selected: a selection of " + std::to_string(n) + " bases takes " +
+                       std::to_string(selection_words(n)) + " words, got " +
+                       std::to_string(selection.size()));
+  }
+  if (n % 64 != 0 && (selection.back() >> (n % 64)) != 0) {
+    CUZK_INVALID_INPUT("sum_selected: the selection has bits set past its " + std::to_string(n) +
+                       " bases");
+  }
+
+  const size_t chunks = (n + kSumChunkPoints - 1) / kSumChunkPoints;
+  std::vector<Jacobian> chunk_sums(chunks);
+  auto sum_chunk = [&](size_t chunk) {
+    const size_t first_word = chunk * (kSumChunkPoints / 64);
+    const size_t last_word = std::min(selection.size(), first_word + kSumChunkPoints / 64);
+    size_t selected = 0;
+    for (size_t word = first_word; word < last_word; ++word) {
+      selected += size_t(std::popcount(selection[word]));
+    }
+    std::vector<AffinePoint> points;
+    points.reserve(selected);
+    for (size_t word = first_word; word < last_word; ++word) {
+      for (uint64_t bits = selection[word]; bits != 0; bits &= bits - 1) {
+        const AffinePoint& p = bases[word * 64 + size_t(std::countr_zero(bits))];
+        if (!p.is_infinity()) points.push_back(p);
+      }
+    }
+    chunk_sums[chunk] = detail::batch_affine_sum<Curve>(points);
+  };
+  if (n < kMinParallelPoints) {
+    for (size_t chunk = 0; chunk < chunks; ++chunk) sum_chunk(chunk);
+  } else {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, chunks, 1),
+                      [&](const tbb::blocked_range<size_t>& r) {
+                        for (size_t chunk = r.begin(); chunk != r.end(); ++chunk) sum_chunk(chunk);
+                      });
+  }
+  Jacobian sum = Jacobian::infinity();
+  for (const Jacobian& s : chunk_sums) sum += s;
+  return sum;
+}
+
+}  // namespace cuzk::msm

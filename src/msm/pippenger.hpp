@@ -1,0 +1,197 @@
+#pragma once
+// Pippenger's multi-scalar multiplication Σ k_i·P_i on the CPU: the reference that the GPU MSM
+// is checked against, and the fallback with no GPU.
+//
+// Method. Each scalar is cut into W signed c-bit digits (signed_digits.hpp). For window w the
+// bases are dropped into 2^(c−1) buckets by |digit| (negated when the digit is negative) with
+// mixed additions in XYZZ coordinates; the buckets B_1..B_m combine as Σ j·B_j by running sums
+// (R_j = B_m + ... + B_j, S = Σ R_j: 2m additions); the window sums S_w combine by Horner's
+// rule, c doublings between windows, in Jacobian coordinates (dbl 2M + 5S).
+//
+// Parallelism: tiles of (window, chunk of points), run with oneTBB; each tile writes its sum to
+// its own slot and the slots are added in a fixed order, so the result (its coordinates, not
+// only the point) does not depend on the number of threads. See tuning.hpp for the sizes.
+//
+// Bases at infinity and zero digits are skipped. The bases are trusted (keys are validated
+// when loaded): a point off the curve gives a meaningless result, not an error.
+//
+// Thread-safety: stateless; runs on the calling thread and oneTBB workers.
+
+#include <algorithm>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "ec/affine.hpp"
+#include "ec/jacobian.hpp"
+#include "ec/xyzz.hpp"
+#include "ff/bigint.hpp"
+#include "msm/signed_digits.hpp"
+#include "msm/tuning.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::msm {
+
+// The canonical integer (< r) of a scalar of Curve.
+template <class Curve>
+using ScalarInt = typename Curve::Scalar::Int;
+
+struct PippengerOptions {
+  unsigned window_bits = 0;     // 1..kMaxWindowBits; 0: window_bits_for(n)
+  size_t points_per_chunk = 0;  // 0: from n and the window (tuning.hpp)
+};
+
+// How one MSM is cut into tiles.
+struct PippengerPlan {
+  unsigned window_bits;
+  unsigned windows;
+  size_t chunk_points;
+  size_t chunks;
+};
+
+template <class Curve>
+PippengerPlan plan_pippenger(size_t n, const PippengerOptions& options) {
+  constexpr size_t kScalarBits = Curve::Scalar::kBits;
+  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(n);
+  if (c > kMaxWindowBits) {
+    CUZK_INVALID_INPUT("pippenger: window of " + std::to_string(c) + " bits; at most " +
+                       std::to_string(kMaxWindowBits) + " are supported");
+  }
+  const unsigned windows = signed_window_count(kScalarBits, c);
+  size_t chunks = 1;
+  if (options.points_per_chunk != 0) {
+    chunks = std::max<size_t>(1, (n + options.points_per_chunk - 1) / options.points_per_chunk);
+  } else {
+    const size_t buckets = size_t(1) << (c - 1);
+    const size_t by_work = n / (kMinPointsPerBucket * buckets);
+    const size_t by_balance = (kTargetTiles + windows - 1) / windows;
+    chunks = std::clamp<size_t>(by_work, 1, by_balance);
+  }
+  const size_t chunk_points = n == 0 ? 0 : (n + chunks - 1) / chunks;
+  if (chunk_points != 0) chunks = (n + chunk_points - 1) / chunk_points;
+  return {c, windows, chunk_points, chunks};
+}
+
+namespace detail {
+
+// Σ d_w(k_i)·P_i over i in [begin, end) for one window w: bucket accumulation and the
+// running-sum reduction.
+template <class Curve>
+ec::Xyzz<Curve> window_tile(std::span<const ec::Affine<Curve>> bases,
+                            std::span<const ScalarInt<Curve>> scalars, unsigned c, unsigned w,
+                            size_t begin, size_t end) {
+  using Xyzz = ec::Xyzz<Curve>;
+  std::vector<Xyzz> buckets(size_t(1) << (c - 1), Xyzz::infinity());  // buckets[j] ↔ |d| = j + 1
+  for (size_t i = begin; i < end; ++i) {
+    const int64_t digit = signed_digit(scalars[i], c, w);
+    if (digit == 0 || bases[i].is_infinity()) continue;
+    if (digit > 0) {
+      buckets[size_t(digit - 1)] += bases[i];
+    } else {
+      buckets[size_t(-digit - 1)] += -bases[i];
+    }
+  }
+  // Σ_j (j + 1)·B_j = Σ_j R_j with R_j = B_top + ... + B_j: two additions per bucket.
+  Xyzz running = Xyzz::infinity();
+  Xyzz sum = Xyzz::infinity();
+  for (size_t j = buckets.size(); j-- > 0;) {
+    running += buckets[j];
+    sum += running;
+  }
+  return sum;
+}
+
+// The MSM proper, for scalars already known to be canonical and of the bases' length.
+template <class Curve>
+ec::Jacobian<Curve> pippenger_canonical(std::span<const ec::Affine<Curve>> bases,
+                                        std::span<const ScalarInt<Curve>> scalars,
+                                        const PippengerOptions& options) {
+  using Jacobian = ec::Jacobian<Curve>;
+  using Xyzz = ec::Xyzz<Curve>;
+  const size_t n = bases.size();
+  const PippengerPlan plan = plan_pippenger<Curve>(n, options);
+  if (n == 0) return Jacobian::infinity();
+
+  // tile t = window·chunks + chunk
+  const size_t tiles = size_t(plan.windows) * plan.chunks;
+  std::vector<Xyzz> tile_sums(tiles);
+  auto run_tiles = [&](size_t first, size_t last) {
+    for (size_t t = first; t < last; ++t) {
+      const unsigned w = unsigned(t / plan.chunks);
+      const size_t begin = (t % plan.chunks) * plan.chunk_points;
+      const size_t end = std::min(n, begin + plan.chunk_points);
+      tile_sums[t] = window_tile<Curve>(bases, scalars, plan.window_bits, w, begin, end);
+    }
+  };
+  if (n < kMinParallelPoints) {
+    run_tiles(0, tiles);
+  } else {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, tiles, 1),
+                      [&](const tbb::blocked_range<size_t>& r) { run_tiles(r.begin(), r.end()); });
+  }
+
+  // Horner over the windows, top first: acc = 2^c·acc + S_w.
+  Jacobian acc = Jacobian::infinity();
+  for (size_t w = plan.windows; w-- > 0;) {
+    for (unsigned k = 0; k < plan.window_bits && !acc.is_infinity(); ++k) acc = acc.dbl();
+    Xyzz window_sum = Xyzz::infinity();
+    for (size_t chunk = 0; chunk < plan.chunks; ++chunk) {
+      window_sum += tile_sums[w * plan.chunks + chunk];
+    }
+    acc += window_sum.to_jacobian();
+  }
+  return acc;
+}
+
+inline void check_lengths(const char* what, size_t bases, size_t scalars) {
+  if (bases != scalars) {
+    CUZK_INVALID_INPUT(std::string(what) + ": " + std::to_string(bases) + " bases but " +
+                       std::to_string(scalars) + " scalars");
+  }
+}
+
+}  // namespace detail
+
+// Σ k_i·P_i for canonical integers k_i < r. Throws kInvalidInput if the lengths differ, if a
+// scalar is not below r, or if options.window_bits exceeds kMaxWindowBits.
+template <class Curve>
+ec::Jacobian<Curve> pippenger(std::span<const ec::Affine<Curve>> bases,
+                              std::span<const ScalarInt<Curve>> scalars,
+                              const PippengerOptions& options = {}) {
+  detail::check_lengths("pippenger", bases.size(), scalars.size());
+  for (size_t i = 0; i < scalars.size(); ++i) {
+    if (ff::compare(scalars[i], Curve::Scalar::kModulus) >= 0) {
+      CUZK_INVALID_INPUT("pippenger: scalar " + std::to_string(i) +
+                         " is not below the group order r");
+    }
+  }
+  return detail::pippenger_canonical<Curve>(bases, scalars, options);
+}
+
+// The canonical integers of Montgomery-form scalars (one multiplication each, in parallel).
+template <class Fr>
+std::vector<typename Fr::Int> to_canonical(std::span<const Fr> scalars) {
+  std::vector<typename Fr::Int> ints(scalars.size());
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, scalars.size(), 4096),
+                    [&](const tbb::blocked_range<size_t>& r) {
+                      for (size_t i = r.begin(); i != r.end(); ++i) ints[i] = scalars[i].to_int();
+                    });
+  return ints;
+}
+
+// Σ k_i·P_i for field elements k_i (Montgomery form). Throws kInvalidInput if the lengths
+// differ or if options.window_bits exceeds kMaxWindowBits.
+template <class Curve>
+ec::Jacobian<Curve> pippenger(std::span<const ec::Affine<Curve>> bases,
+                              std::span<const typename Curve::Scalar> scalars,
+                              const PippengerOptions& options = {}) {
+  detail::check_lengths("pippenger", bases.size(), scalars.size());
+  const std::vector<ScalarInt<Curve>> ints = to_canonical(scalars);
+  return detail::pippenger_canonical<Curve>(bases, ints, options);
+}
+
+}  // namespace cuzk::msm
