@@ -65,7 +65,7 @@ struct Fp12 {
   CUZK_HD constexpr Fp12 conjugate() const { return {c0, -c1}; }
 
   // this^(p^k), k < 12: g_m·w^m ↦ g_m^(p^k)·γ[k][m]·w^m (TowerConstants). At most 5 M2.
-  CUZK_HD constexpr Fp12 frobenius_map(size_t k) const {
+  constexpr Fp12 frobenius_map(size_t k) const {  // host: reads TowerConstants' tables
     const auto& g = Constants::kFrobenius[k % 12];
     bool odd = k & 1;
     auto frob = [odd](const Fp2& a) { return odd ? a.conjugate() : a; };

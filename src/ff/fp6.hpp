@@ -14,8 +14,9 @@
 //   };
 //
 // Costs below are in Fp2 multiplications (M2, 3 base-field M each with Karatsuba) and squarings
-// (S2, 2 M); additions are not counted. Host only in practice (the pairing runs on the host),
-// but everything is built from Fp2 operations and carries CUZK_HD like them.
+// (S2, 2 M); additions are not counted. The pairing runs on the host; the arithmetic is built
+// from Fp2 operations and carries CUZK_HD like them, except the Frobenius maps, which read the
+// host-side coefficient tables.
 
 #include <array>
 #include <cstddef>
@@ -196,7 +197,7 @@ struct Fp6 {
 
   // this^(p^k), k < 12: c_i·v^i ↦ c_i^(p^k)·γ[k][2i]·v^i (v = w², see TowerConstants), where
   // c^(p^k) is the conjugate for odd k. At most 2 M2.
-  CUZK_HD constexpr Fp6 frobenius_map(size_t k) const {
+  constexpr Fp6 frobenius_map(size_t k) const {
     const auto& g = Constants::kFrobenius[k % 12];
     bool odd = k & 1;
     return {odd ? c0.conjugate() : c0, (odd ? c1.conjugate() : c1) * g[2],
