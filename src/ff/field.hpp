@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "ff/bigint.hpp"
+#include "ff/mont_x86.hpp"
 #include "util/hd.hpp"
 
 #if defined(__CUDACC__)
@@ -176,6 +177,15 @@ class Field {
       ptx::mont_mul<kWords>(r.w, a.w, b.w, modulus_words().w, kInv32);
       return from_words(r);
     }
+#elif CUZK_FF_MONT_X86
+    // MULX/ADX kernel (mont_x86.hpp); constant evaluation keeps the portable CIOS.
+    if constexpr (kLimbs == 4 || kLimbs == 6) {
+      if (!std::is_constant_evaluated()) {
+        Field r;
+        x86::mont_mul<kLimbs>(r.mont, mont, o.mont, kModulus.limb, kInv);
+        return r;
+      }
+    }
 #endif
     return mul_portable(*this, o);
   }
@@ -188,6 +198,15 @@ class Field {
       DeviceWords a = to_words(*this), r;
       ptx::mont_sqr<kWords>(r.w, a.w, modulus_words().w, kInv32);
       return from_words(r);
+    }
+#elif CUZK_FF_MONT_X86
+    // Dedicated MULX/ADX squaring: 63 instead of 78 multiplications for 6 limbs (mont_x86.hpp).
+    if constexpr (kLimbs == 4 || kLimbs == 6) {
+      if (!std::is_constant_evaluated()) {
+        Field r;
+        x86::mont_sqr<kLimbs>(r.mont, mont, kModulus.limb, kInv);
+        return r;
+      }
     }
 #endif
     return *this * *this;
