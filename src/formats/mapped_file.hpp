@@ -7,6 +7,10 @@
 // the same std::span either way. Buffers built in memory (tests, fuzzers) can be wrapped too,
 // so every parser has one input type.
 //
+// A mapping shows the file as it is on disk: a file truncated by another process while mapped
+// faults (SIGBUS) on access, as with any mmap. Keys and circuits are written once and replaced
+// by rename, never rewritten in place.
+//
 // Thread-safety: the bytes are immutable; concurrent readers need no locking. Not copyable
 // (it owns a mapping); movable.
 

@@ -141,6 +141,15 @@ TYPED_TEST(ZkeyTest, BadContainerAndHeader) {
   put_u32(version, 4, 2);
   EXPECT_INVALID_INPUT(parse_zkey<Curve>(version, "bad.zkey"), ".zkey version 2 is not supported");
 
+  // H's declared size 2^40 bytes larger than the file.
+  std::vector<uint8_t> oversized = file;
+  const SectionEntry& h = BinaryContainer::parse(file, "x", kZkey).entry(9, "H points");
+  oversized[h.offset - 3] = 1;
+  EXPECT_INVALID_INPUT(parse_zkey<Curve>(oversized, "bad.zkey"),
+                       "bad.zkey: section 9 declares " +
+                           std::to_string(h.size + (uint64_t(1) << 40)) + " bytes at byte " +
+                           std::to_string(h.offset) + ", but only");
+
   auto sections = good;
   put_u32(find_section(sections, 1).body, 0, 2);
   EXPECT_INVALID_INPUT(parse(sections),
