@@ -31,6 +31,10 @@
 // (one to apply, one to step the power along the row), and the inverse's n⁻¹ rides on it.
 // Columns are copied out kColumnLanes at a time (256 contiguous bytes of each row), transformed
 // as interleaved lanes, and copied back.
+// Measured (bench_ntt, forward, BLS12-381, Xeon host of an H200 machine), four-step against
+// log2(n) stages each one parallel loop over the whole vector: 2 cores 2^20 256 vs 357 ms,
+// 2^22 1258 vs 1645 ms; 16 cores 2^20 41 vs 58 ms, 2^22 180 vs 269 ms — despite the 2M per
+// element of twiddles, which the plain stages do not pay.
 //
 // Thread-safety: immutable after construction; transforms may run concurrently on distinct
 // vectors. Each transform runs on the calling thread and oneTBB workers.
