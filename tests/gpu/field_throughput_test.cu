@@ -1,0 +1,90 @@
+// Device throughput of field multiplication and squaring, for each of the four fields:
+// informational (the test passes whatever the speed), printed one line per field and recorded
+// as test properties, so that gtest's JSON output carries the numbers.
+//
+// Each thread runs a chain of kRounds dependent products x ← x·y (or x ← x²) on its own
+// element; 2^20 threads keep every multiprocessor busy and hide the chain's latency. One
+// warm-up launch, then the best of kRuns launches timed with CUDA events.
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "curves/bls12_381_fields.hpp"
+#include "curves/bn254_fields.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/device_memory.hpp"
+#include "gpu/stream.hpp"
+#include "tests/gpu/gpu_test_support.cuh"
+#include "tests/support/test_random.hpp"
+
+namespace cuzk::gpu::test {
+namespace {
+
+constexpr int kRounds = 256;
+constexpr int kRuns = 5;
+
+template <class F, bool kSquare>
+__global__ void product_chain_kernel(F* x, const F* y, size_t n) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  F acc = x[i];
+  const F factor = y[i];
+#pragma unroll 1
+  for (int r = 0; r < kRounds; ++r) acc = kSquare ? acc.sqr() : acc * factor;
+  x[i] = acc;  // stored, so the chain is not optimized away
+}
+
+// Products per second of the best timed run.
+template <class F, bool kSquare>
+double measure(const Stream& stream, DeviceBuffer<F>& x, const DeviceBuffer<F>& y) {
+  const size_t n = x.size();
+  constexpr unsigned kThreads = 256;
+  const unsigned blocks = unsigned((n + kThreads - 1) / kThreads);
+  Event start(true), stop(true);
+  float best_ms = 0;
+  for (int run = 0; run <= kRuns; ++run) {  // run 0 warms up
+    start.record(stream);
+    product_chain_kernel<F, kSquare><<<blocks, kThreads, 0, stream>>>(x.data(), y.data(), n);
+    CUZK_CHECK_LAUNCH();
+    stop.record(stream);
+    stop.synchronize();
+    const float ms = Event::elapsed_ms(start, stop);
+    if (run == 1 || (run > 1 && ms < best_ms)) best_ms = ms;
+  }
+  return double(n) * kRounds / (best_ms * 1e-3);
+}
+
+template <class F>
+void report_throughput(const std::string& name) {
+  const size_t n = size_t(1) << 20;
+  auto rng = cuzk::test::rng("gpu-throughput-" + name);
+  std::vector<F> host(n);
+  for (auto& v : host) v = F::random(rng);
+  Stream stream;
+  DeviceBuffer<F> x(n, stream), y(n, stream);
+  x.upload(host, stream);
+  y.upload(host, stream);
+  const double mul_rate = measure<F, false>(stream, x, y);
+  const double sqr_rate = measure<F, true>(stream, x, y);
+  std::printf("[gpu-throughput] %-14s mul %7.2f G/s   sqr %7.2f G/s   (%zu threads x %d)\n",
+              name.c_str(), mul_rate * 1e-9, sqr_rate * 1e-9, n, kRounds);
+  std::fflush(stdout);
+  ::testing::Test::RecordProperty(name + ".mul_per_s", std::to_string(mul_rate));
+  ::testing::Test::RecordProperty(name + ".sqr_per_s", std::to_string(sqr_rate));
+}
+
+TEST(FieldThroughput, MulAndSqr) {
+  CUZK_SKIP_WITHOUT_GPU();
+  std::printf("[gpu-throughput] device: %s\n", describe(device_info(0)).c_str());
+  report_throughput<bls12_381::Fp>("bls12_381.Fp");
+  report_throughput<bls12_381::Fr>("bls12_381.Fr");
+  report_throughput<bn254::Fp>("bn254.Fp");
+  report_throughput<bn254::Fr>("bn254.Fr");
+}
+
+}  // namespace
+}  // namespace cuzk::gpu::test

@@ -1,0 +1,136 @@
+#pragma once
+// Shared machinery of the GPU differential tests: run one functor on every element of some
+// input arrays, once by a kernel and once on the host, and compare the results bit for bit.
+//
+// The functors (Mul, Add, ... below and in the test files) are CUZK_HD, so the very same
+// source line runs on both sides: the device takes field.hpp's PTX branches, the host the
+// portable 64-bit code. Each check prints one line ("[gpu-diff] <what> <op>: <n> cases,
+// <m> mismatches") so that a log of the whole suite reads as a table.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/device_memory.hpp"
+#include "gpu/stream.hpp"
+#include "util/error.hpp"
+#include "util/hd.hpp"
+
+// Skips the calling test (and passes) on machines without a GPU or driver, as in CI. With
+// CUZK_REQUIRE_GPU=1 in the environment (scripts/gpu-check.sh sets it) a missing device fails
+// the test instead, so that a GPU run cannot pass by skipping everything.
+#define CUZK_SKIP_WITHOUT_GPU()                                                            \
+  do {                                                                                     \
+    if (::cuzk::gpu::device_count() == 0) {                                                \
+      if (::cuzk::gpu::test::gpu_required()) {                                             \
+        GTEST_FAIL() << "CUZK_REQUIRE_GPU is set but no CUDA device or driver is visible"; \
+      }                                                                                    \
+      GTEST_SKIP() << "no CUDA device or driver on this machine: GPU check skipped";       \
+    }                                                                                      \
+  } while (0)
+
+namespace cuzk::gpu::test {
+
+inline bool gpu_required() {
+  const char* env = std::getenv("CUZK_REQUIRE_GPU");
+  return env != nullptr && std::string(env) != "0" && std::string(env) != "";
+}
+
+template <class Op, class Out, class... In>
+__global__ void map_kernel(Op op, size_t n, Out* out, const In*... in) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    out[i] = op(in[i]...);
+  }
+}
+
+// out[i] = op(in[i]...) computed by a kernel. Tests may allocate with blocking calls.
+template <class Op, class... In>
+auto map_on_device(Op op, const std::vector<In>&... in) {
+  using Out = std::invoke_result_t<Op, const In&...>;
+  const size_t n = std::get<0>(std::tie(in...)).size();
+  if (((in.size() != n) || ...)) CUZK_INVALID_INPUT("map_on_device: inputs differ in length");
+  Stream stream;
+  std::tuple<DeviceBuffer<In>...> device_in{DeviceBuffer<In>(n, stream)...};
+  std::apply([&](auto&... buffer) { (buffer.upload(in, stream), ...); }, device_in);
+  DeviceBuffer<Out> device_out(n, stream);
+  constexpr unsigned kThreads = 128;
+  const unsigned blocks = unsigned(std::min<size_t>((n + kThreads - 1) / kThreads, 1u << 16));
+  std::apply(
+      [&](auto&... buffer) {
+        map_kernel<<<blocks, kThreads, 0, stream>>>(op, n, device_out.data(), buffer.data()...);
+      },
+      device_in);
+  CUZK_CHECK_LAUNCH();
+  std::vector<Out> out(n);
+  device_out.download(out, stream);
+  stream.synchronize();
+  return out;
+}
+
+template <class Op, class... In>
+auto map_on_host(Op op, const std::vector<In>&... in) {
+  using Out = std::invoke_result_t<Op, const In&...>;
+  const size_t n = std::get<0>(std::tie(in...)).size();
+  std::vector<Out> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = op(in[i]...);
+  return out;
+}
+
+// Raw 64-bit words of a value made of field elements (fields, Fp2, points), most significant
+// word first, for mismatch reports.
+template <class T>
+std::string hex_words(const T& value) {
+  static_assert(sizeof(T) % 8 == 0);
+  uint64_t words[sizeof(T) / 8];
+  std::memcpy(words, &value, sizeof(T));
+  std::string s;
+  char buf[24];
+  for (size_t i = sizeof(T) / 8; i-- > 0;) {
+    std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)words[i]);
+    s += buf;
+    if (i % 6 == 0 && i != 0) s += ' ';
+  }
+  return s;
+}
+
+// Compares byte for byte (the layouts are identical by design), prints the summary line and
+// the first few mismatches with their inputs' index, and returns the number of mismatches.
+template <class T>
+size_t compare_and_report(const std::string& what, const std::string& op,
+                          const std::vector<T>& expected, const std::vector<T>& actual) {
+  size_t mismatches = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (std::memcmp(&expected[i], &actual[i], sizeof(T)) == 0) continue;
+    if (++mismatches <= 3) {
+      std::printf("  mismatch at %zu\n    host:   %s\n    device: %s\n", i,
+                  hex_words(expected[i]).c_str(), hex_words(actual[i]).c_str());
+    }
+  }
+  std::printf("[gpu-diff] %-14s %-12s %8zu cases, %zu mismatches\n", what.c_str(), op.c_str(),
+              expected.size(), mismatches);
+  std::fflush(stdout);
+  return mismatches;
+}
+
+// Runs `op` on both sides over the same inputs and expects identical results.
+template <class Op, class... In>
+void expect_same_on_device(const std::string& what, const std::string& op_name, Op op,
+                           const std::vector<In>&... in) {
+  auto expected = map_on_host(op, in...);
+  auto actual = map_on_device(op, in...);
+  EXPECT_EQ(compare_and_report(what, op_name, expected, actual), 0u)
+      << what << " " << op_name << ": device results differ from the host's";
+}
+
+}  // namespace cuzk::gpu::test
