@@ -21,7 +21,7 @@
 //     bellman domain.rs: coset_fft, icoset_fft, divide_by_z_on_coset). .params keys exist for
 //     BLS12-381 only; on BN254 the same rule with 7, the generator ff-derived BN254 fields use.
 //
-// Layout. Up to 2^Options::max_single_pass_log_size elements a transform is one radix-2 pass
+// Layout. Up to 2^DomainOptions::max_single_pass_log_size elements a transform is one radix-2 pass
 // over the vector (it fits in L2). Larger ones use the four-step split n = R·C: viewing the
 // vector as R rows of C, a DIF is R-point transforms down the columns (root ω^C), a twiddle
 // ω^(c·rev_R(row)) at (row, c), then C-point transforms along the rows (root ω^R); the result is
@@ -100,8 +100,8 @@ class Domain {
   // Natural → bit-reversed and bit-reversed → natural, outputs multiplied by `scale`.
   void dif(std::span<Fr> values, Direction direction, const Fr& scale) const;
   void dit(std::span<Fr> values, Direction direction, const Fr& scale) const;
-  void twiddle_rows(std::span<Fr> values, Direction direction, const Fr& scale, size_t row_begin,
-                    size_t row_end) const;
+  void twiddle_row(std::span<Fr> row_values, Direction direction, const Fr& scale,
+                   size_t row) const;
   template <size_t Lanes, bool kDif>
   void transform_columns(std::span<Fr> values, Direction direction) const;
   void check_size(std::span<const Fr> values, const char* operation) const;
@@ -236,9 +236,10 @@ void Domain<Fr>::dif(std::span<Fr> values, Direction direction, const Fr& scale)
   const size_t columns = size_t(1) << log_columns_;
   tbb::parallel_for(tbb::blocked_range<size_t>(0, size_t(1) << log_rows_),
                     [&](const tbb::blocked_range<size_t>& range) {
-                      twiddle_rows(values, direction, scale, range.begin(), range.end());
                       for (size_t row = range.begin(); row != range.end(); ++row) {
-                        dif_in_cache<1>(values.subspan(row * columns, columns), log_columns_,
+                        const std::span<Fr> row_values = values.subspan(row * columns, columns);
+                        twiddle_row(row_values, direction, scale, row);
+                        dif_in_cache<1>(row_values, log_columns_,
                                         std::span<const Fr>(row_twiddles_[direction]));
                       }
                     });
@@ -250,10 +251,11 @@ void Domain<Fr>::dit(std::span<Fr> values, Direction direction, const Fr& scale)
   tbb::parallel_for(tbb::blocked_range<size_t>(0, size_t(1) << log_rows_),
                     [&](const tbb::blocked_range<size_t>& range) {
                       for (size_t row = range.begin(); row != range.end(); ++row) {
-                        dit_in_cache<1>(values.subspan(row * columns, columns), log_columns_,
+                        const std::span<Fr> row_values = values.subspan(row * columns, columns);
+                        dit_in_cache<1>(row_values, log_columns_,
                                         std::span<const Fr>(row_twiddles_[direction]));
+                        twiddle_row(row_values, direction, scale, row);
                       }
-                      twiddle_rows(values, direction, scale, range.begin(), range.end());
                     });
   if (log_rows_ > 0) {
     if (log_columns_ >= 3) {
@@ -264,25 +266,21 @@ void Domain<Fr>::dit(std::span<Fr> values, Direction direction, const Fr& scale)
   }
 }
 
-// values[row·C + c] *= scale · step^c with step = row_steps_[direction][row]. Row 0 (step 1)
-// and single-pass layouts only apply the scale, and skip it when it is 1.
+// row_values[c] *= scale · step^c with step = row_steps_[direction][row]. Row 0 (step 1) and
+// single-pass layouts only apply the scale, and skip it when it is 1.
 template <class Fr>
-void Domain<Fr>::twiddle_rows(std::span<Fr> values, Direction direction, const Fr& scale,
-                              size_t row_begin, size_t row_end) const {
-  const size_t columns = size_t(1) << log_columns_;
-  for (size_t row = row_begin; row != row_end; ++row) {
-    Fr* x = values.data() + row * columns;
-    const Fr step = row_steps_[direction][row];
-    if (step == Fr::one()) {
-      if (scale == Fr::one()) continue;
-      for (size_t c = 0; c < columns; ++c) x[c] *= scale;
-      continue;
-    }
-    Fr factor = scale;
-    for (size_t c = 0; c < columns; ++c) {
-      x[c] *= factor;
-      factor *= step;
-    }
+void Domain<Fr>::twiddle_row(std::span<Fr> row_values, Direction direction, const Fr& scale,
+                             size_t row) const {
+  const Fr step = row_steps_[direction][row];
+  if (step == Fr::one()) {
+    if (scale == Fr::one()) return;
+    for (Fr& x : row_values) x *= scale;
+    return;
+  }
+  Fr factor = scale;
+  for (Fr& x : row_values) {
+    x *= factor;
+    factor *= step;
   }
 }
 
