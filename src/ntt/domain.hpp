@@ -32,8 +32,8 @@
 // Columns are copied out kColumnLanes at a time (256 contiguous bytes of each row), transformed
 // as interleaved lanes, and copied back.
 // Measured (bench_ntt, forward, BLS12-381, Xeon host of an H200 machine), four-step against
-// log2(n) stages each one parallel loop over the whole vector: 2 cores 2^20 256 vs 357 ms,
-// 2^22 1258 vs 1645 ms; 16 cores 2^20 41 vs 58 ms, 2^22 180 vs 269 ms — despite the 2M per
+// log2(n) stages each one parallel loop over the whole vector: 2 cores 2^20 258 vs 332 ms,
+// 2^22 1171 vs 1585 ms; 16 cores 2^20 44 vs 61 ms, 2^22 185 vs 257 ms — despite the 2M per
 // element of twiddles, which the plain stages do not pay.
 //
 // Thread-safety: immutable after construction; transforms may run concurrently on distinct
