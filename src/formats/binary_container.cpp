@@ -158,21 +158,32 @@ BinaryWriter::BinaryWriter(std::ostream& out, std::string file_name, std::string
   if (magic.size() != 4) {
     CUZK_THROW(ErrorKind::kInternal, "container magic must be 4 characters: " + std::string(magic));
   }
-  put(magic.data(), 4);
-  u32(version);
-  u32(section_count);
+  write_raw(magic.data(), 4);
+  write_le(version, 4);
+  write_le(section_count, 4);
+}
+
+void BinaryWriter::write_raw(const void* data, size_t n) {
+  out_.write(static_cast<const char*>(data), std::streamsize(n));
+  if (!out_) CUZK_THROW(ErrorKind::kInternal, file_name_ + ": write failed");
+}
+
+void BinaryWriter::write_le(uint64_t v, int n) {
+  uint8_t b[8];
+  for (int i = 0; i < n; ++i) b[i] = uint8_t(v >> (8 * i));
+  write_raw(b, size_t(n));
 }
 
 void BinaryWriter::put(const void* data, size_t n) {
-  if (in_section_) {
-    if (n > section_left_) {
-      CUZK_THROW(ErrorKind::kInternal, file_name_ + ": section " + std::to_string(section_id_) +
-                                           " written past its declared size");
-    }
-    section_left_ -= n;
+  if (!in_section_) {
+    CUZK_THROW(ErrorKind::kInternal, file_name_ + ": content written outside a section");
   }
-  out_.write(static_cast<const char*>(data), std::streamsize(n));
-  if (!out_) CUZK_THROW(ErrorKind::kInternal, file_name_ + ": write failed");
+  if (n > section_left_) {
+    CUZK_THROW(ErrorKind::kInternal, file_name_ + ": section " + std::to_string(section_id_) +
+                                         " written past its declared size");
+  }
+  section_left_ -= n;
+  write_raw(data, n);
 }
 
 void BinaryWriter::u32(uint32_t v) {
@@ -194,15 +205,16 @@ void BinaryWriter::begin_section(uint32_t id, uint64_t size) {
     CUZK_THROW(ErrorKind::kInternal,
                file_name_ + ": section " + std::to_string(id) + " begun out of turn");
   }
-  u32(id);
-  u64(size);
+  write_le(id, 4);
+  write_le(size, 8);
   in_section_ = true;
   section_id_ = id;
   section_left_ = size;
 }
 
 void BinaryWriter::end_section() {
-  if (!in_section_ || section_left_ != 0) {
+  if (!in_section_) CUZK_THROW(ErrorKind::kInternal, file_name_ + ": no section to end");
+  if (section_left_ != 0) {
     CUZK_THROW(ErrorKind::kInternal, file_name_ + ": section " + std::to_string(section_id_) +
                                          " ended " + std::to_string(section_left_) +
                                          " bytes short of its declared size");

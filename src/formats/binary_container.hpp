@@ -126,7 +126,9 @@ class BinaryWriter {
   void finish();
 
  private:
-  void put(const void* data, size_t n);
+  void put(const void* data, size_t n);  // section content: counted against its size
+  void write_raw(const void* data, size_t n);
+  void write_le(uint64_t v, int n);
 
   std::ostream& out_;
   std::string file_name_;

@@ -206,6 +206,8 @@ TEST(BinaryWriter, DeclaredSizesAreEnforced) {
   EXPECT_THROW(short_section.end_section(), Error);
   std::ostringstream out3(std::ios::binary);
   BinaryWriter missing(out3, "w.bin", "test", 3, 2);
+  EXPECT_THROW(missing.u32(1), Error);  // outside any section
+  EXPECT_THROW(missing.end_section(), Error);
   EXPECT_THROW(missing.finish(), Error);
 }
 
