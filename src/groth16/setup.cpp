@@ -1,0 +1,249 @@
+// The development setup (setup.hpp), instantiated for both curves.
+
+#include "groth16/setup.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
+#include "groth16/fixed_base.hpp"
+#include "groth16/randomness.hpp"
+#include "ntt/curves.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::groth16 {
+
+namespace {
+
+// values[i] ← values[i]⁻¹ (all nonzero), one inversion per parallel chunk.
+template <class Fr>
+void batch_inverse_parallel(std::span<Fr> values) {
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, values.size(), 1 << 14),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      Fr::batch_inverse(values.subspan(range.begin(), range.size()));
+                    });
+}
+
+// Σ_c M[c][j]·L_c into out[j], over the rows of one matrix (serial: rows share wires).
+template <class Fr>
+void accumulate_matrix(const formats::SparseMatrix<Fr>& m, std::span<const Fr> lagrange,
+                       std::span<Fr> out) {
+  for (size_t row = 0; row < m.rows(); ++row) {
+    const auto columns = m.row_columns(row);
+    const auto values = m.row_values(row);
+    for (size_t t = 0; t < columns.size(); ++t) out[columns[t]] += values[t] * lagrange[row];
+  }
+}
+
+template <class Curve>
+void check_toxic_waste(const ToxicWaste<Curve>& waste,
+                       const ntt::Domain<typename Curve::Fr>& domain) {
+  using Fr = typename Curve::Fr;
+  const struct {
+    const char* name;
+    const Fr& value;
+  } factors[] = {
+      {"alpha", waste.alpha}, {"beta", waste.beta}, {"gamma", waste.gamma}, {"delta", waste.delta}};
+  for (const auto& factor : factors) {
+    if (factor.value.is_zero()) {
+      CUZK_INVALID_INPUT(std::string("setup: the toxic waste's ") + factor.name + " is zero");
+    }
+  }
+  const uint64_t n = domain.size();
+  const Fr tau_n = waste.tau.pow(n);
+  if (tau_n == Fr::one()) CUZK_INVALID_INPUT("setup: tau lies on the evaluation domain");
+  if (tau_n == domain.coset_shift().pow(n)) {
+    CUZK_INVALID_INPUT("setup: tau lies on the coset of the H query");
+  }
+}
+
+}  // namespace
+
+uint32_t snarkjs_domain_log_size(uint32_t n_constraints, uint32_t n_public) {
+  // zkey_new.js: cirPower = log2(nConstraints + nPublic) + 1 with its log2 = ⌊log2⌋ and
+  // log2(0) = 0, which is bit_width for positive arguments.
+  return std::max<uint32_t>(1, uint32_t(std::bit_width(uint64_t(n_constraints) + n_public)));
+}
+
+template <class Curve>
+formats::Groth16Zkey<Curve> setup(const formats::R1cs<Curve>& r1cs,
+                                  const ToxicWaste<Curve>& waste) {
+  using Fr = typename Curve::Fr;
+  using G1C = G1CurveOf<Curve>;
+  using G2C = G2CurveOf<Curve>;
+  const formats::R1csHeader& header = r1cs.header;
+  const uint32_t n_public = header.n_public();
+  const uint32_t n_vars = header.n_wires;
+  const uint32_t n_constraints = header.n_constraints;
+  if (n_vars < n_public + 1) {
+    CUZK_INVALID_INPUT("setup: the circuit has " + std::to_string(n_vars) + " wires but " +
+                       std::to_string(n_public) + " public signals and the constant wire");
+  }
+  const uint32_t log_n = snarkjs_domain_log_size(n_constraints, n_public);
+  if (log_n > Fr::kTwoAdicity) {
+    CUZK_INVALID_INPUT("setup: " + std::to_string(n_constraints) + " constraints and " +
+                       std::to_string(n_public) + " public signals need a domain of 2^" +
+                       std::to_string(log_n) +
+                       ", but the scalar field has roots of unity up to 2^" +
+                       std::to_string(Fr::kTwoAdicity) + " only");
+  }
+  const ntt::Domain<Fr> domain(log_n, ntt::Convention::kSnarkjs);
+  check_toxic_waste(waste, domain);
+  const size_t n = domain.size();
+  const Fr n_inv = domain.size_inv();
+  const Fr& tau = waste.tau;
+  const Fr tau_n = tau.pow(uint64_t(n));
+
+  // Lagrange basis of the N-domain at τ: the vanishing polynomial is x^N − 1, its derivative at
+  // ω^c is N·ω^(−c), so L_c(τ) = (τ^N − 1)·ω^c / (N·(τ − ω^c)). Rows past the binding rows
+  // carry no terms and are not needed. 3M per row plus the batch inversion (3M).
+  const size_t rows = size_t(n_constraints) + n_public + 1;
+  std::vector<Fr> lagrange(rows), denominators(rows);
+  ntt::fill_powers(std::span<Fr>(lagrange), domain.omega());
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, 1 << 14),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      for (size_t c = range.begin(); c != range.end(); ++c) {
+                        denominators[c] = tau - lagrange[c];
+                      }
+                    });
+  batch_inverse_parallel(std::span<Fr>(denominators));
+  const Fr lagrange_factor = (tau_n - Fr::one()) * n_inv;
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, 1 << 14),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      for (size_t c = range.begin(); c != range.end(); ++c) {
+                        lagrange[c] *= lagrange_factor * denominators[c];
+                      }
+                    });
+  std::vector<Fr>().swap(denominators);
+
+  // u_j, v_j, w_j at τ; the binding row nConstraints + j adds L to u_j.
+  std::vector<Fr> u(n_vars, Fr::zero()), v(n_vars, Fr::zero()), w(n_vars, Fr::zero());
+  tbb::parallel_invoke(
+      [&] {
+        accumulate_matrix(r1cs.a, std::span<const Fr>(lagrange), std::span<Fr>(u));
+        for (uint32_t j = 0; j <= n_public; ++j) u[j] += lagrange[n_constraints + j];
+      },
+      [&] { accumulate_matrix(r1cs.b, std::span<const Fr>(lagrange), std::span<Fr>(v)); },
+      [&] { accumulate_matrix(r1cs.c, std::span<const Fr>(lagrange), std::span<Fr>(w)); });
+  std::vector<Fr>().swap(lagrange);
+
+  // IC and C scalars: (β·u_j + α·v_j + w_j)/γ for public wires, /δ for private ones. 3M each.
+  const Fr gamma_inv = waste.gamma.inverse();
+  const Fr delta_inv = waste.delta.inverse();
+  std::vector<Fr> ic_scalars(n_public + 1), c_scalars(n_vars - n_public - 1);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n_vars, 1 << 14),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      for (size_t j = range.begin(); j != range.end(); ++j) {
+                        const Fr sum = waste.beta * u[j] + waste.alpha * v[j] + w[j];
+                        if (j <= n_public) {
+                          ic_scalars[j] = sum * gamma_inv;
+                        } else {
+                          c_scalars[j - n_public - 1] = sum * delta_inv;
+                        }
+                      }
+                    });
+  std::vector<Fr>().swap(w);
+
+  // H. The prover's scalars are p(x_i) = A(x_i)·B(x_i) − C(x_i) at the coset points
+  // x_i = g·ω^i (g = ω_2N: the odd 2N-th roots), and the H MSM must give h(τ)·Z(τ)/δ with
+  // h = p/Z, Z = x^N − 1. Since deg h ≤ N − 2, h is its interpolation on the coset:
+  //   h(τ) = Σ_i K_i(τ)·p(x_i)/Z(x_i),  K_i the Lagrange basis of the coset, Z(x_i) = g^N − 1,
+  // and the coset's vanishing polynomial x^N − g^N (derivative N·g^N/x_i at x_i) gives
+  //   K_i(τ) = (τ^N − g^N)·x_i / (N·g^N·(τ − x_i)).
+  // So H_i = (τ^N − g^N)(τ^N − 1) / (N·g^N·(g^N − 1)·δ) · x_i/(τ − x_i). For g = ω_2N, g^N = −1
+  // and this is (τ^(2N) − 1)·x_i/(2N·(τ − x_i))/δ = L^(2N)_(2i+1)(τ)/δ, snarkjs's H (the other
+  // shift, 25 when N = 2^s, follows the same formula). 3M per point plus the inversion.
+  const Fr g = domain.coset_shift();
+  const Fr g_n = g.pow(uint64_t(n));
+  const Fr h_factor =
+      (tau_n - g_n) * (tau_n - Fr::one()) * (g_n * (g_n - Fr::one())).inverse() * n_inv * delta_inv;
+  std::vector<Fr> h_scalars(n), h_denominators(n);
+  ntt::fill_powers(std::span<Fr>(h_scalars), domain.omega(), g);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      for (size_t i = range.begin(); i != range.end(); ++i) {
+                        h_denominators[i] = tau - h_scalars[i];
+                      }
+                    });
+  batch_inverse_parallel(std::span<Fr>(h_denominators));
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      for (size_t i = range.begin(); i != range.end(); ++i) {
+                        h_scalars[i] *= h_factor * h_denominators[i];
+                      }
+                    });
+  std::vector<Fr>().swap(h_denominators);
+
+  formats::Groth16Zkey<Curve> key;
+  key.header.n_vars = n_vars;
+  key.header.n_public = n_public;
+  key.header.domain_size = uint32_t(n);
+
+  // Points: one G1 table for all G1 sections, sized for their total count.
+  const size_t g1_count = 2 * size_t(n_vars) + ic_scalars.size() + c_scalars.size() + n;
+  const FixedBaseTable<G1C> g1(ec::Affine<G1C>::generator(),
+                               fixed_base_window_bits<Fr::kBits>(g1_count));
+  const FixedBaseTable<G2C> g2(ec::Affine<G2C>::generator(),
+                               fixed_base_window_bits<Fr::kBits>(n_vars));
+  key.header.alpha1 = g1.mul(waste.alpha.to_int()).to_affine();
+  key.header.beta1 = g1.mul(waste.beta.to_int()).to_affine();
+  key.header.delta1 = g1.mul(waste.delta.to_int()).to_affine();
+  key.header.beta2 = g2.mul(waste.beta.to_int()).to_affine();
+  key.header.gamma2 = g2.mul(waste.gamma.to_int()).to_affine();
+  key.header.delta2 = g2.mul(waste.delta.to_int()).to_affine();
+  const auto g1_points = [&g1](const std::vector<Fr>& scalars, auto& out) {
+    out.resize(scalars.size());
+    fixed_base_mul(g1, std::span<const Fr>(scalars), std::span(out));
+  };
+  g1_points(ic_scalars, key.ic);
+  g1_points(u, key.a);
+  g1_points(v, key.b1);
+  g1_points(c_scalars, key.c);
+  g1_points(h_scalars, key.h);
+  key.b2.resize(n_vars);
+  fixed_base_mul(g2, std::span<const Fr>(v), std::span(key.b2));
+
+  // Section 4: zkey_new.js processConstraints, value c·R² mod r. As an Fr, c·R² is the
+  // Montgomery form of c·R: the product of c and the element R.
+  const Fr r_element = Fr::from_int(Fr::kR);
+  size_t terms = 0;
+  for (size_t row = 0; row < n_constraints; ++row) {
+    terms += r1cs.a.row_columns(row).size() + r1cs.b.row_columns(row).size();
+  }
+  key.coefficients.reserve(terms + n_public + 1);
+  for (uint32_t row = 0; row < n_constraints; ++row) {
+    for (uint32_t matrix = 0; matrix < 2; ++matrix) {
+      const formats::SparseMatrix<Fr>& m = matrix == 0 ? r1cs.a : r1cs.b;
+      const auto columns = m.row_columns(row);
+      const auto values = m.row_values(row);
+      for (size_t t = 0; t < columns.size(); ++t) {
+        key.coefficients.push_back({matrix, row, columns[t], values[t] * r_element});
+      }
+    }
+  }
+  for (uint32_t j = 0; j <= n_public; ++j) {
+    key.coefficients.push_back({0, n_constraints + j, j, r_element});
+  }
+  return key;
+}
+
+template <class Curve>
+formats::Groth16Zkey<Curve> setup(const formats::R1cs<Curve>& r1cs) {
+  SystemRandom rng;
+  return setup(r1cs, random_toxic_waste<Curve>(rng));
+}
+
+#define CUZK_GROTH16_SETUP_FOR_CURVE(Curve)                                      \
+  template formats::Groth16Zkey<Curve> setup<Curve>(const formats::R1cs<Curve>&, \
+                                                    const ToxicWaste<Curve>&);   \
+  template formats::Groth16Zkey<Curve> setup<Curve>(const formats::R1cs<Curve>&);
+
+CUZK_GROTH16_SETUP_FOR_CURVE(formats::Bn254)
+CUZK_GROTH16_SETUP_FOR_CURVE(formats::Bls12_381)
+
+}  // namespace cuzk::groth16
