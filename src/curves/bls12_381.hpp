@@ -132,7 +132,7 @@ CUZK_HD constexpr G2Jacobian psi(const G2Jacobian& p) {
 // G1 (Scott, "A note on group membership tests for G1, G2 and GT on BLS pairing-friendly
 // curves", ePrint 2021/1130, §3): P ∈ G1 ⇔ φ(P) = −x²·P. Two multiplications by the 64-bit
 // |x| (126 doublings, 10 additions) instead of one by the 255-bit r.
-CUZK_HD constexpr bool is_in_subgroup(const G1Affine& p) {
+CUZK_HD_NOINLINE constexpr bool is_in_subgroup(const G1Affine& p) {
   if (p.is_infinity()) return true;
   constexpr ff::BigInt<1> x_abs = {{kParamXAbs}};
   G1Jacobian x2p = ec::scalar_mul_binary(ec::scalar_mul_binary(p, x_abs), x_abs);  // x²·P
@@ -140,7 +140,7 @@ CUZK_HD constexpr bool is_in_subgroup(const G1Affine& p) {
 }
 
 // G2 (same paper, §4): P ∈ G2 ⇔ ψ(P) = x·P = −|x|·P: 63 doublings and 5 mixed additions.
-CUZK_HD constexpr bool is_in_subgroup(const G2Affine& p) {
+CUZK_HD_NOINLINE constexpr bool is_in_subgroup(const G2Affine& p) {
   if (p.is_infinity()) return true;
   constexpr ff::BigInt<1> x_abs = {{kParamXAbs}};
   return ec::scalar_mul_binary(p, x_abs) == -psi(p);
@@ -148,7 +148,7 @@ CUZK_HD constexpr bool is_in_subgroup(const G2Affine& p) {
 
 // Maps any curve point into G1 by the effective cofactor 1 − x = |x| + 1 (RFC 9380 §8.8.1:
 // h_eff = 0xd201000000010001), which is cheaper than h and lands in G1 as well.
-CUZK_HD constexpr G1Jacobian clear_cofactor(const G1Affine& p) {
+CUZK_HD_NOINLINE constexpr G1Jacobian clear_cofactor(const G1Affine& p) {
   constexpr ff::BigInt<1> x_abs = {{kParamXAbs}};
   return ec::scalar_mul_binary(p, x_abs) + p;
 }
@@ -157,7 +157,7 @@ CUZK_HD constexpr G1Jacobian clear_cofactor(const G1Affine& p) {
 // clear_cofactor_bls12381_g2 of RFC 9380 Appendix G.3):
 //   [x² − x − 1]P + [x − 1]ψ(P) + ψ²(2P)
 // evaluated as ψ²(2P) − ψ(P) + x·(x·P + ψ(P)) − x·P − P: two multiplications by |x|.
-CUZK_HD constexpr G2Jacobian clear_cofactor(const G2Affine& p) {
+CUZK_HD_NOINLINE constexpr G2Jacobian clear_cofactor(const G2Affine& p) {
   constexpr ff::BigInt<1> x_abs = {{kParamXAbs}};
   G2Jacobian pj = G2Jacobian::from_affine(p);
   G2Jacobian xp = -ec::scalar_mul_binary(p, x_abs);  // x·P (x < 0)

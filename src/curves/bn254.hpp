@@ -116,7 +116,7 @@ CUZK_HD constexpr bool is_in_subgroup(const G1Affine&) { return true; }
 // G2 (El Housni, Guillevic, Piellard, "Co-factor clearing and subgroup membership testing on
 // pairing-friendly curves", ePrint 2022/352, §6 for BN curves): P ∈ G2 ⇔ ψ(P) = [6x²]P.
 // 6x² has 127 bits: about half the cost of the generic r·P test.
-CUZK_HD constexpr bool is_in_subgroup(const G2Affine& p) {
+CUZK_HD_NOINLINE constexpr bool is_in_subgroup(const G2Affine& p) {
   if (p.is_infinity()) return true;
   constexpr unsigned __int128 six_x_squared_u128 = (unsigned __int128)kParamX * kParamX * 6;
   constexpr ff::BigInt<2> six_x_squared = {
@@ -128,7 +128,7 @@ CUZK_HD constexpr bool is_in_subgroup(const G2Affine& p) {
 CUZK_HD constexpr G1Jacobian clear_cofactor(const G1Affine& p) {
   return G1Jacobian::from_affine(p);
 }
-CUZK_HD constexpr G2Jacobian clear_cofactor(const G2Affine& p) {
+CUZK_HD_NOINLINE constexpr G2Jacobian clear_cofactor(const G2Affine& p) {
   return ec::clear_cofactor_generic(p);
 }
 

@@ -11,6 +11,10 @@
 // of low Hamming weight such as the BLS parameter |x| = 0xd201000000010000 (6 bits set:
 // 63 doublings + 5 mixed additions, no table).
 //
+// The loops are CUZK_HD_NOINLINE: on the device each becomes one function instead of being
+// force-inlined into every caller, which kept a kernel that calls several of them in the
+// optimizer for over half an hour.
+//
 // Both run in time that depends on the scalar: meant for public scalars (subgroup checks,
 // cofactors, tests) and for the prover's epilogue, whose few multiplications by the blinding
 // factors are not exposed to a timing observer in this engine's deployment.
@@ -60,7 +64,8 @@ CUZK_HD constexpr size_t naf_digits(const ff::BigInt<M>& k, int8_t (&digits)[64 
 }  // namespace detail
 
 template <class Curve, size_t M>
-CUZK_HD constexpr Jacobian<Curve> scalar_mul(const Jacobian<Curve>& p, const ff::BigInt<M>& k) {
+CUZK_HD_NOINLINE constexpr Jacobian<Curve> scalar_mul(const Jacobian<Curve>& p,
+                                                      const ff::BigInt<M>& k) {
   using Point = Jacobian<Curve>;
   int8_t digits[64 * M + 1];
   size_t len = detail::naf_digits(k, digits);
@@ -108,7 +113,7 @@ namespace detail {
 // Left-to-right double-and-add: bit_length(k) − 1 doublings and popcount(k) − 1 additions
 // of p (mixed when p is affine).
 template <class Curve, class Addend, size_t M>
-CUZK_HD constexpr Jacobian<Curve> double_and_add(const Addend& p, const ff::BigInt<M>& k) {
+CUZK_HD_NOINLINE constexpr Jacobian<Curve> double_and_add(const Addend& p, const ff::BigInt<M>& k) {
   size_t bits = k.bit_length();
   Jacobian<Curve> acc = Jacobian<Curve>::infinity();
   if (bits == 0) return acc;

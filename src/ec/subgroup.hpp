@@ -15,7 +15,7 @@ namespace cuzk::ec {
 
 // r·P = O, for a point already known to be on the curve.
 template <class Curve>
-CUZK_HD constexpr bool is_torsion_free_generic(const Affine<Curve>& p) {
+CUZK_HD_NOINLINE constexpr bool is_torsion_free_generic(const Affine<Curve>& p) {
   constexpr auto r = Curve::Scalar::kModulus;  // a local copy: device code may not odr-use it
   return scalar_mul(p, r).is_infinity();
 }
@@ -23,7 +23,7 @@ CUZK_HD constexpr bool is_torsion_free_generic(const Affine<Curve>& p) {
 // h·P: lands in the subgroup for every curve point P. Since gcd(h, r) = 1 the group is the
 // direct product of its subgroup of order r and a part of order h, which h·P annihilates.
 template <class Curve>
-CUZK_HD constexpr Jacobian<Curve> clear_cofactor_generic(const Affine<Curve>& p) {
+CUZK_HD_NOINLINE constexpr Jacobian<Curve> clear_cofactor_generic(const Affine<Curve>& p) {
   constexpr auto h = Curve::kCofactor;
   return scalar_mul(p, h);
 }
