@@ -49,6 +49,17 @@
 // %[hi] scratch registers, rdx the MULX multiplier, and t0..t8 limbs, passed to the macros in
 // rotated order.
 
+// GCC sizes an asm statement by its line count when it decides what to inline, so callers of
+// Field::operator* would otherwise call it out of line and copy every result through the
+// stack; `asm inline` (GCC 9+, Clang) declares the statement small. bench_ff on the development
+// host, BLS12-381 Fp: mul 59 → 48 ns, sqr 54 → 41 ns (4-limb fields unchanged). nvcc's front
+// end is not known to accept the qualifier: host code in .cu files gets plain asm.
+#if defined(__CUDACC__)
+#define CUZK_X86_ASM asm
+#else
+#define CUZK_X86_ASM asm inline
+#endif
+
 // clang-format off
 // (column-aligned assembly reads better than what the formatter makes of string pasting)
 
@@ -180,7 +191,7 @@ inline void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b, const ui
   // clang-format off
   if constexpr (N == 4) {
     // Rows rotate t0..t4 by one each; after row 3 the result is in t4, t0, t1, t2.
-    asm(CUZK_X86_MULTIPLIER(b, 0)
+    CUZK_X86_ASM(CUZK_X86_MULTIPLIER(b, 0)
         CUZK_X86_FIRST_PRODUCT(0, t0, t1)
         CUZK_X86_FIRST_PRODUCT_STEP("addq", 1, t1, t2)
         CUZK_X86_FIRST_PRODUCT_STEP("adcq", 2, t2, t3)
@@ -198,7 +209,7 @@ inline void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b, const ui
   } else {
     uint64_t t5, t6;
     // Rows rotate t0..t6 by one each; after row 5 the result is in t6, t0, t1, t2, t3, t4.
-    asm(CUZK_X86_MULTIPLIER(b, 0)
+    CUZK_X86_ASM(CUZK_X86_MULTIPLIER(b, 0)
         CUZK_X86_FIRST_PRODUCT(0, t0, t1)
         CUZK_X86_FIRST_PRODUCT_STEP("addq", 1, t1, t2)
         CUZK_X86_FIRST_PRODUCT_STEP("adcq", 2, t2, t3)
@@ -238,7 +249,7 @@ inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t
   // clang-format off
   if constexpr (N == 4) {
     // Off-diagonal products into positions 1..6 (t1..t5, t0; 5 and 6 then wait in w1, w2).
-    asm(CUZK_X86_MULTIPLIER(a, 0)
+    CUZK_X86_ASM(CUZK_X86_MULTIPLIER(a, 0)
         CUZK_X86_FIRST_PRODUCT(1, t1, t2)
         CUZK_X86_FIRST_PRODUCT_STEP("addq", 2, t2, t3)
         CUZK_X86_FIRST_PRODUCT_STEP("adcq", 3, t3, t4)
@@ -285,7 +296,7 @@ inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t
     uint64_t t6, t7, t8;
     // Off-diagonal products into positions 1..10: t1..t8 for 1..8, t0 for 9 (free until the
     // diagonal pass), t7 again for 10 once 7 and 8 wait in w1, w2.
-    asm(CUZK_X86_MULTIPLIER(a, 0)
+    CUZK_X86_ASM(CUZK_X86_MULTIPLIER(a, 0)
         CUZK_X86_FIRST_PRODUCT(1, t1, t2)
         CUZK_X86_FIRST_PRODUCT_STEP("addq", 2, t2, t3)
         CUZK_X86_FIRST_PRODUCT_STEP("adcq", 3, t3, t4)
@@ -360,6 +371,7 @@ inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t
 
 // The fragments were expanded where the kernels were defined; keep them out of includers.
 #undef CUZK_X86_ADD_SPILLED
+#undef CUZK_X86_ASM
 #undef CUZK_X86_CLEAR_FLAGS
 #undef CUZK_X86_DOUBLE_ADD
 #undef CUZK_X86_DOUBLE_ADD_MEM
