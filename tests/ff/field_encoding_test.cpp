@@ -166,7 +166,8 @@ TYPED_TEST(FieldEncoding, RandomIsBelowModulusAndSpreadOut) {
     upper_half += ff::compare(a.as_int(), half) > 0;
   }
   // Collisions among n uniform draws from ≥ 2^253 values are impossible in practice; the upper
-  // half of [0, p) (which rejection sampling must reach) gets about n/2 with σ = √n/2.
+  // half of [0, p) (which rejection sampling must reach) gets about n/2 with σ = √n/2; the band
+  // below is ±6σ, a false alarm about once in 10⁹ runs.
   EXPECT_EQ(seen.size(), n);
   EXPECT_GT(upper_half, n / 2 - 3 * size_t(std::sqrt(double(n))));
   EXPECT_LT(upper_half, n / 2 + 3 * size_t(std::sqrt(double(n))));
