@@ -31,8 +31,9 @@
 #include <cstddef>
 #include <cstdint>
 
-// Unoptimized builds keep a frame pointer and do not inline: the 6-limb squaring's 14 registers
-// could then exceed what the compiler has left, so they take the portable code.
+// Unoptimized builds keep a frame pointer and do not inline: the 6-limb squaring's 12 registers
+// plus the base registers of its memory operands could then exceed what the compiler has left,
+// so they take the portable code.
 #if defined(__x86_64__) && defined(__ADX__) && defined(__BMI2__) && defined(__OPTIMIZE__) && \
     !defined(__CUDA_ARCH__)
 #define CUZK_FF_MONT_X86 1
