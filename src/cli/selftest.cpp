@@ -135,8 +135,8 @@ struct Bn254 {
 
 int run_selftest(bool json, size_t iterations) {
   Report report;
-  std::random_device device;
-  std::mt19937_64 rng((uint64_t(device()) << 32) | device());
+  std::random_device entropy;
+  std::mt19937_64 rng((uint64_t(entropy()) << 32) | entropy());
   // A check that throws (an encoding rejecting a point it should accept, say) is a failed
   // check, reported with its message; the remaining curves are still checked.
   auto guarded = [&](const char* curve, auto&& run) {
@@ -151,8 +151,16 @@ int run_selftest(bool json, size_t iterations) {
 
   nlohmann::json gpu = {{"present", false}};
 #if defined(CUZK_WITH_CUDA)
-  gpu = gpu::arith_selfcheck(size_t(1) << 20);
-  if (gpu.value("present", false)) report.ok = report.ok && gpu.value("passed", false);
+  const gpu::ArithSelfcheck device = gpu::arith_selfcheck(size_t(1) << 20, rng());
+  gpu = {
+      {"present", device.device_present}, {"device", device.device}, {"passed", device.passed()}};
+  gpu["checks"] = nlohmann::json::array();
+  for (const auto& c : device.checks) {
+    gpu["checks"].push_back({{"check", c.what}, {"cases", c.cases}, {"mismatches", c.mismatches}});
+  }
+  if (device.device_present) report.ok = report.ok && device.passed();
+#else
+  gpu["reason"] = "built without CUDA";
 #endif
 
   if (json) {
@@ -181,12 +189,15 @@ int run_selftest(bool json, size_t iterations) {
     if (gpu.value("present", false)) {
       std::printf("\nGPU %s: %s\n", gpu.value("device", std::string("?")).c_str(),
                   gpu.value("passed", false) ? "device arithmetic equals the host's" : "MISMATCH");
-      if (gpu.contains("checks")) {
-        for (const auto& c : gpu["checks"]) std::printf("  %s\n", c.dump().c_str());
+      for (const auto& c : gpu["checks"]) {
+        std::printf("  %-4s %-22s %8zu cases, %zu mismatches\n",
+                    c["mismatches"].get<size_t>() == 0 ? "ok" : "FAIL",
+                    c["check"].get<std::string>().c_str(), c["cases"].get<size_t>(),
+                    c["mismatches"].get<size_t>());
       }
     } else {
-      std::printf("\nGPU: none found (%s); host checks only\n",
-                  gpu.value("reason", std::string("built without CUDA")).c_str());
+      std::printf("\nGPU: none (%s); host checks only\n",
+                  gpu.value("reason", gpu.value("device", std::string("?"))).c_str());
     }
     std::printf("\nselftest: %s\n", report.ok ? "all checks passed" : "FAILED");
   }

@@ -22,6 +22,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/device_memory.hpp"
+#include "gpu/elementwise.cuh"
 #include "gpu/stream.hpp"
 #include "util/error.hpp"
 #include "util/hd.hpp"
@@ -44,47 +45,6 @@ namespace cuzk::gpu::test {
 inline bool gpu_required() {
   const char* env = std::getenv("CUZK_REQUIRE_GPU");
   return env != nullptr && std::string(env) != "0" && std::string(env) != "";
-}
-
-template <class Op, class Out, class... In>
-__global__ void map_kernel(Op op, size_t n, Out* out, const In*... in) {
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    out[i] = op(in[i]...);
-  }
-}
-
-// out[i] = op(in[i]...) computed by a kernel. Tests may allocate with blocking calls.
-template <class Op, class... In>
-auto map_on_device(Op op, const std::vector<In>&... in) {
-  using Out = std::invoke_result_t<Op, const In&...>;
-  const size_t n = std::get<0>(std::tie(in...)).size();
-  if (((in.size() != n) || ...)) CUZK_INVALID_INPUT("map_on_device: inputs differ in length");
-  Stream stream;
-  std::tuple<DeviceBuffer<In>...> device_in{DeviceBuffer<In>(n, stream)...};
-  std::apply([&](auto&... buffer) { (buffer.upload(in, stream), ...); }, device_in);
-  DeviceBuffer<Out> device_out(n, stream);
-  constexpr unsigned kThreads = 128;
-  const unsigned blocks = unsigned(std::min<size_t>((n + kThreads - 1) / kThreads, 1u << 16));
-  std::apply(
-      [&](auto&... buffer) {
-        map_kernel<<<blocks, kThreads, 0, stream>>>(op, n, device_out.data(), buffer.data()...);
-      },
-      device_in);
-  CUZK_CHECK_LAUNCH();
-  std::vector<Out> out(n);
-  device_out.download(out, stream);
-  stream.synchronize();
-  return out;
-}
-
-template <class Op, class... In>
-auto map_on_host(Op op, const std::vector<In>&... in) {
-  using Out = std::invoke_result_t<Op, const In&...>;
-  const size_t n = std::get<0>(std::tie(in...)).size();
-  std::vector<Out> out(n);
-  for (size_t i = 0; i < n; ++i) out[i] = op(in[i]...);
-  return out;
 }
 
 // Raw 64-bit words of a value made of field elements (fields, Fp2, points), most significant
