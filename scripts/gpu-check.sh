@@ -53,7 +53,7 @@ else
   cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_BENCH=OFF "${CMAKE_PREFIX_ARGS[@]}" ||
     fail "CMake configuration failed (see above; missing GoogleTest or GMP can be supplied in .deps/)"
-  cmake --build "$BUILD_DIR" --target cuzk_gpu_test -j "$(nproc)" || fail "the build failed"
+  cmake --build "$BUILD_DIR" --target cuzk_gpu_test cuzk -j "$(nproc)" || fail "the build failed"
   TEST_BINARIES=("$BUILD_DIR"/tests/gpu/*_test)
 fi
 
@@ -64,6 +64,14 @@ for binary in "${TEST_BINARIES[@]}"; do
   section "running $name"
   "$binary" --gtest_output="json:$OUT/$name.json" || status=1
 done
+
+# The operator's check: `cuzk selftest` runs the host checks of both curves and the device
+# arithmetic check through the library, as a user would on a new machine.
+if [[ -x "$BUILD_DIR/cuzk" ]]; then
+  section "cuzk selftest"
+  "$BUILD_DIR/cuzk" selftest --json >"$OUT/selftest.json" || status=1
+  "$BUILD_DIR/cuzk" selftest || status=1
+fi
 
 section "summary"
 grep -h -E '^\[gpu-(diff|throughput)\]' "$LOG" | grep -v '^\[gpu-throughput\] device' || true
