@@ -3,6 +3,7 @@
 #include "groth16/setup.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <string>
 #include <vector>
@@ -229,6 +230,9 @@ formats::Groth16Zkey<Curve> setup(const formats::R1cs<Curve>& r1cs,
   for (uint32_t j = 0; j <= n_public; ++j) {
     key.coefficients.push_back({0, n_constraints + j, j, r_element});
   }
+  // Section 10 as zkey_new.js writes it (circuit hash, no contributions), with a zero hash:
+  // the hash covers points derived from a powers-of-tau file, which this setup has none of.
+  key.mpc_params = formats::fresh_mpc_params(std::array<uint8_t, 64>{});
   return key;
 }
 
