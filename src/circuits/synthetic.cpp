@@ -221,9 +221,7 @@ class BlockGenerator {
 
     Fr a_value = Fr::zero();
     while (a.written() < a.size()) {
-      Term<Fr> t = !bit && a.written() == 0 ? full_width_term(a)
-                   : bit                    ? Term<Fr>{draw(recent_bits_, a), small_coefficient()}
-                                            : Term<Fr>{draw(recent_, a), coefficient()};
+      Term<Fr> t = a_term(bit, a);
       a_value += t.coefficient * w_[t.wire];
       a.put(t);
     }
@@ -280,6 +278,14 @@ class BlockGenerator {
   }
 
  private:
+  // A bit row reads recent bits with gadget coefficients; a full-width row leads with a
+  // full-width term, so that its a·b is full-width like its z.
+  Term<Fr> a_term(bool bit, const RowWriter<Fr>& a) {
+    if (bit) return {draw(recent_bits_, a), small_coefficient()};
+    if (a.written() == 0) return full_width_term(a);
+    return {draw(recent_, a), coefficient()};
+  }
+
   // A recent wire not yet in the row when one is found in a few draws; the constant wire when
   // the block has none of that kind yet (it holds 1, which is also a bit).
   uint32_t draw(const RecentWires& recent, const RowWriter<Fr>& row) {

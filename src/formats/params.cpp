@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <type_traits>
 
 #include "formats/binary_container.hpp"
@@ -251,7 +253,8 @@ void write_vector(std::ostream& out, std::span<const Point> points, std::string_
       size_t end = std::min(n, (k + 1) * kPointsPerChunk);
       for (size_t i = k * kPointsPerChunk; i < end; ++i) {
         const Point& p = points[first + i];
-        check_point_for_writing(p, indexed(where, first + i));
+        if (p.is_infinity() || !p.is_on_curve())
+          check_point_for_writing(p, indexed(where, first + i));
         auto encoded = io::to_zcash_uncompressed(p);
         std::copy(encoded.begin(), encoded.end(), buffer.begin() + i * kBytes);
       }
@@ -272,10 +275,32 @@ void write_vk(std::ostream& out, const BellmanVerifyingKey& vk, std::string_view
   write_vector(out, std::span(vk.ic), "ic", file_name, 1);
 }
 
-std::ofstream create_file(const std::filesystem::path& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) CUZK_INVALID_INPUT(path.string() + ": cannot create the file");
-  return out;
+// Writes through `write` into <path>.partial and renames it to path once complete, so that a
+// refused key (found bad half-way) or a failed write never leaves a truncated file under the
+// final name, and a reader that maps the old file keeps seeing it whole.
+template <class Write>
+void write_file_replacing(const std::filesystem::path& path, Write&& write) {
+  std::filesystem::path partial = path;
+  partial += ".partial";
+  try {
+    {
+      std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+      if (!out) CUZK_INVALID_INPUT(partial.string() + ": cannot create the file");
+      write(out);
+      out.close();
+      if (!out) CUZK_THROW(ErrorKind::kInternal, partial.string() + ": write failed");
+    }
+    std::error_code error;
+    std::filesystem::rename(partial, path, error);
+    if (error) {
+      CUZK_THROW(ErrorKind::kInternal,
+                 path.string() + ": cannot replace the file: " + error.message());
+    }
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(partial, ignored);
+    throw;
+  }
 }
 
 std::vector<uint8_t> bytes_of(const std::ostringstream& out) {
@@ -388,8 +413,7 @@ void write_bellman_verifying_key(std::ostream& out, const BellmanVerifyingKey& v
 }
 
 void write_bellman_verifying_key(const std::filesystem::path& path, const BellmanVerifyingKey& vk) {
-  std::ofstream out = create_file(path);
-  write_vk(out, vk, path.string());
+  write_file_replacing(path, [&](std::ostream& out) { write_vk(out, vk, path.string()); });
 }
 
 std::vector<uint8_t> bellman_verifying_key_to_bytes(const BellmanVerifyingKey& vk) {
@@ -400,7 +424,8 @@ std::vector<uint8_t> bellman_verifying_key_to_bytes(const BellmanVerifyingKey& v
 
 void write_bellman_params(std::ostream& out, const BellmanParams& params,
                           std::string_view file_name, unsigned threads) {
-  // Sizes first, so that a refused key leaves nothing half-written behind the vk.
+  // Sizes first: a key refused for its shape writes nothing (a bad point is found only while
+  // its vector is encoded; the path overload then removes the partial file).
   check_vector_sizes(params.h.size(), params.b_g1.size(), params.b_g2.size(),
                      str(file_name) + " to write");
   write_vk(out, params.vk, file_name);
@@ -413,8 +438,8 @@ void write_bellman_params(std::ostream& out, const BellmanParams& params,
 
 void write_bellman_params(const std::filesystem::path& path, const BellmanParams& params,
                           unsigned threads) {
-  std::ofstream out = create_file(path);
-  write_bellman_params(out, params, path.string(), threads);
+  write_file_replacing(
+      path, [&](std::ostream& out) { write_bellman_params(out, params, path.string(), threads); });
 }
 
 std::vector<uint8_t> bellman_params_to_bytes(const BellmanParams& params) {

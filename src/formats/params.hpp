@@ -102,7 +102,9 @@ BellmanVerifyingKey parse_bellman_verifying_key(std::span<const uint8_t> file,
 BellmanVerifyingKey read_bellman_verifying_key(const std::filesystem::path& path);
 
 // Throws kInvalidInput for a key the reader would refuse (infinity, a point off the curve, an
-// empty IC), so a file that would not read back is never written.
+// empty IC), so a file that would not read back is never written. The path overloads here and
+// below write <path>.partial and rename it over path when complete: a refused key or a failed
+// write leaves an existing file as it was.
 void write_bellman_verifying_key(std::ostream& out, const BellmanVerifyingKey& vk,
                                  std::string_view file_name = "vk");
 void write_bellman_verifying_key(const std::filesystem::path& path, const BellmanVerifyingKey& vk);

@@ -130,6 +130,15 @@ TEST(BellmanParams, FilesAndVerifyingKey) {
   EXPECT_INVALID_INPUT(parse_bellman_verifying_key(all, "key.params"),
                        "key.params: " + std::to_string(all.size() - vk.size()) +
                            " unexpected bytes after the verifying key");
+
+  // A refused key leaves the file it would have replaced as it was, and no partial file.
+  BellmanParams bad = params;
+  bad.a.back() = G1::infinity();
+  EXPECT_INVALID_INPUT(write_bellman_params(params_path, bad), "a[3]: is the point at infinity");
+  EXPECT_EQ(read_bellman_params(params_path), params);
+  auto partial = params_path;
+  partial += ".partial";
+  EXPECT_FALSE(std::filesystem::exists(partial));
   std::filesystem::remove(params_path);
   std::filesystem::remove(vk_path);
 }
