@@ -148,7 +148,7 @@ void evaluate_a_b(const formats::Groth16Zkey<Curve>& key,
       });
 }
 
-// a ← the H scalars; b, c are working space. Returns the time of the a/b/c and H stages.
+// a ← the H scalars; b, c are working space. Records the a/b/c and H times.
 template <class Curve>
 void h_scalars_in_place(const formats::Groth16Zkey<Curve>& key,
                         std::span<const typename Curve::Fr> witness,

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -179,7 +180,7 @@ TYPED_TEST(ProveVerifyTest, WrongPublicInputsAreRejected) {
 
 TYPED_TEST(ProveVerifyTest, PublicInputNotBelowModulusIsRejected) {
   using Fr = typename TypeParam::Fr;
-  // r itself, in decimal, as a fourth-party public.json would carry x + r for x = 0.
+  // r itself, in decimal: x + r for x = 0, which must not pass as another spelling of 0.
   const std::string modulus = io::limbs_to_decimal(Fr::kModulus.limb);
   nlohmann::json json = public_inputs_to_json<TypeParam>(this->public_inputs());
   json[1] = modulus;
@@ -263,6 +264,24 @@ TYPED_TEST(ProveVerifyTest, JsonFilesRoundTrip) {
   EXPECT_EQ(inputs, proved.public_inputs);
   EXPECT_EQ(vk, this->shared().vk);
   EXPECT_TRUE(verify(vk, std::span<const Fr>(inputs), proof));
+}
+
+// Many chunks of coefficients (the mat-vec cuts them between rows), and a key whose section 4
+// is not in row order (the prover then sorts by row first): the proof is the same.
+TEST(ProveLargerCircuit, CoefficientOrderAndChunkingDoNotChangeTheProof) {
+  using Curve = formats::Bn254;
+  using Fr = Curve::Fr;
+  auto rng = cuzk::test::rng("groth16 larger circuit");
+  const auto circuit = make_test_circuit<Curve>(rng, 16500);
+  auto key = setup(circuit.r1cs, random_toxic_waste<Curve>(rng));
+  ASSERT_GT(key.coefficients.size(), 2u << 14);  // three chunks of 2^14
+  ProveOptions<Curve> options;
+  options.blinding = random_blinding<Curve>(rng);
+  const auto sorted = prove(key, std::span<const Fr>(circuit.witness), options);
+  EXPECT_TRUE(verify(verifying_key_from_zkey(key), std::span<const Fr>(sorted.public_inputs),
+                     sorted.proof));
+  std::shuffle(key.coefficients.begin(), key.coefficients.end(), rng);
+  EXPECT_EQ(prove(key, std::span<const Fr>(circuit.witness), options).proof, sorted.proof);
 }
 
 }  // namespace

@@ -1,0 +1,137 @@
+// The file-level commands (files.hpp) on files the test writes: setup, export, prove and verify
+// chained through the file system as the CLI chains them, and the refusals that only exist at
+// this level (files of different curves).
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "formats/r1cs.hpp"
+#include "formats/wtns.hpp"
+#include "groth16/files.hpp"
+#include "groth16/json.hpp"
+#include "tests/groth16/test_circuit.hpp"
+#include "tests/support/test_random.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::groth16::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory under the system's temporary directory, removed with the object.
+class TemporaryDirectory {
+ public:
+  explicit TemporaryDirectory(const std::string& name)
+      : path_(fs::temp_directory_path() / (name + "_" + std::to_string(cuzk::test::seed()) + "_" +
+                                           std::to_string(reinterpret_cast<uintptr_t>(this)))) {
+    fs::create_directories(path_);
+  }
+  ~TemporaryDirectory() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+template <class Curve>
+void write_circuit(const TestCircuit<Curve>& circuit, const fs::path& dir) {
+  formats::write_r1cs(dir / "circuit.r1cs", circuit.r1cs);
+  formats::write_wtns<Curve>(dir / "witness.wtns",
+                             std::span<const typename Curve::Fr>(circuit.witness));
+}
+
+template <class Fn>
+std::string invalid_input_message(Fn&& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "no cuzk::Error was thrown";
+  return {};
+}
+
+template <class Curve>
+class FilesTest : public ::testing::Test {};
+using Curves = ::testing::Types<formats::Bn254, formats::Bls12_381>;
+TYPED_TEST_SUITE(FilesTest, Curves);
+
+TYPED_TEST(FilesTest, SetupProveVerifyThroughFiles) {
+  using Fr = typename TypeParam::Fr;
+  const TemporaryDirectory dir("cuzk_groth16_files");
+  const fs::path& d = dir.path();
+  auto rng = cuzk::test::rng("groth16 files");
+  TestCircuit<TypeParam> circuit = make_test_circuit<TypeParam>(rng, 5);
+  write_circuit(circuit, d);
+
+  const std::string vk_text = setup_files(d / "circuit.r1cs", d / "circuit.zkey");
+  EXPECT_EQ(export_verification_key(d / "circuit.zkey"), vk_text);
+  write_text(d / "verification_key.json", vk_text);
+
+  ProveFilesOptions options;
+  options.r1cs = d / "circuit.r1cs";
+  const ProveFilesResult result = prove_files(d / "circuit.zkey", d / "witness.wtns", options);
+  EXPECT_EQ(result.curve, TypeParam::kId);
+  write_text(d / "proof.json", result.proof_json);
+  write_text(d / "public.json", result.public_json);
+  EXPECT_TRUE(verify_files(d / "verification_key.json", d / "public.json", d / "proof.json"));
+
+  // Another public.json: the same proof must not verify.
+  std::vector<Fr> other(circuit.witness.begin() + 1, circuit.witness.begin() + 4);
+  other[2] += Fr::one();
+  write_text(d / "other_public.json",
+             snarkjs_text(public_inputs_to_json<TypeParam>(std::span<const Fr>(other))));
+  EXPECT_FALSE(
+      verify_files(d / "verification_key.json", d / "other_public.json", d / "proof.json"));
+
+  // A witness that breaks constraint 2 of the chain, checked against the .r1cs.
+  circuit.witness[circuit.first_chain_wire + 2] += Fr::one();
+  formats::write_wtns<TypeParam>(d / "bad.wtns", std::span<const Fr>(circuit.witness));
+  const std::string message =
+      invalid_input_message([&] { prove_files(d / "circuit.zkey", d / "bad.wtns", options); });
+  EXPECT_NE(message.find("constraint 2 (counting from 0"), std::string::npos) << message;
+}
+
+TEST(FilesCurves, FilesOfDifferentCurvesAreRefused) {
+  const TemporaryDirectory dir("cuzk_groth16_curves");
+  const fs::path& d = dir.path();
+  auto rng = cuzk::test::rng("groth16 files curves");
+  write_circuit(make_test_circuit<formats::Bn254>(rng, 2), d);
+  setup_files(d / "circuit.r1cs", d / "circuit.zkey");
+  const auto bls = make_test_circuit<formats::Bls12_381>(rng, 2);
+  formats::write_wtns<formats::Bls12_381>(d / "bls.wtns",
+                                          std::span<const formats::Bls12_381::Fr>(bls.witness));
+  const std::string message =
+      invalid_input_message([&] { prove_files(d / "circuit.zkey", d / "bls.wtns"); });
+  EXPECT_NE(message.find("belongs to BN254 but"), std::string::npos) << message;
+  EXPECT_NE(message.find("to BLS12-381"), std::string::npos) << message;
+
+  const std::string not_json =
+      invalid_input_message([&] { verify_files(d / "circuit.r1cs", d / "x", d / "y"); });
+  EXPECT_NE(not_json.find("not valid JSON"), std::string::npos) << not_json;
+  try {
+    verify_files(d / "missing.json", d / "x", d / "y");
+    ADD_FAILURE() << "a missing file was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kNotFound) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::groth16::test
