@@ -12,8 +12,13 @@ packages=(
   libgmp-dev                        # test oracle and benchmark baseline
   libgtest-dev libgmock-dev libbenchmark-dev
   libtbb-dev libcli11-dev nlohmann-json3-dev
-  nodejs npm                        # interop tests (@noble/curves, snarkjs, circom2)
 )
+# Node.js for the interop tests (@noble/curves, snarkjs, circom2): any node ≥ 18 with npm will
+# do. Some machines carry a NodeSource build whose nodejs package bundles npm and conflicts with
+# Debian's npm, so Debian's packages are added only when the commands are missing.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
