@@ -41,8 +41,10 @@
 
 namespace cuzk::groth16 {
 
-// Windows wider than this make the table (W·2^w points) outgrow the L2 caches it is read from
-// at random: 22·4095 BLS12-381 G1 points are 8.6 MB at 12 bits.
+// A chunk reads one window of the table at random: 2^w − 1 points, at 12 bits 393 KB on
+// BLS12-381 G1 and 786 KB on G2, about an L2 cache. Wider windows save few additions (W goes
+// from 22 to 19 at 14 bits) for 4× the table. Measured (CPU time, BLS12-381 G1, 2^16 scalars):
+// 12.6, 11.4 and 11.6 µs per point at w = 8, 10, 12.
 inline constexpr unsigned kMaxFixedBaseWindowBits = 12;
 
 // The w in [1, kMaxFixedBaseWindowBits] with the least additions n·W + W·2^w.
