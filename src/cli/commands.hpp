@@ -12,5 +12,6 @@ inline constexpr int kExitFailure = 1;
 inline constexpr int kExitBadInput = 2;
 
 void add_selftest_command(CLI::App& app, int& exit_code);
+void add_groth16_commands(CLI::App& app, int& exit_code);
 
 }  // namespace cuzk::cli

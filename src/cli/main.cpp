@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   CLI::App app{"cuzk: GPU-resident Groth16 proving engine (BLS12-381, BN254)"};
   app.require_subcommand(1);
   int exit_code = cuzk::cli::kExitOk;
+  cuzk::cli::add_groth16_commands(app, exit_code);
   cuzk::cli::add_selftest_command(app, exit_code);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,241 @@
+// `cuzk prove | verify | setup | gen | example`: the Groth16 commands on files, thin wrappers
+// over groth16/files.hpp and circuits/synthetic.hpp. prove is a drop-in for rapidsnark and
+// `snarkjs groth16 prove` (same arguments, same JSON files); verify for `snarkjs groth16
+// verify`. Exit codes: 0 success (verify: the proof is valid), 1 the proof does not verify or
+// an internal error, 2 bad input (main.cpp maps cuzk::Error kinds).
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "circuits/synthetic.hpp"
+#include "cli/commands.hpp"
+#include "formats/curve.hpp"
+#include "groth16/files.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) CUZK_THROW(ErrorKind::kInternal, "cannot write " + path.string());
+}
+
+formats::CurveId parse_curve(const std::string& name) {
+  if (name == "bn254" || name == "bn128") return formats::CurveId::kBn254;
+  if (name == "bls12_381" || name == "bls12381" || name == "bls12-381") {
+    return formats::CurveId::kBls12_381;
+  }
+  CUZK_INVALID_INPUT("unknown curve '" + name + "' (expected bn254 or bls12_381)");
+}
+
+nlohmann::json timings_json(const groth16::ProveFilesResult& r) {
+  const auto& t = r.timings;
+  return {{"read_ms", r.read_ms},
+          {"witness_check_ms", t.witness_check_ms},
+          {"abc_ms", t.abc_ms},
+          {"h_ms", t.h_ms},
+          {"msm_a_ms", t.msm_a_ms},
+          {"msm_b1_ms", t.msm_b1_ms},
+          {"msm_b2_ms", t.msm_b2_ms},
+          {"msm_c_ms", t.msm_c_ms},
+          {"msm_h_ms", t.msm_h_ms},
+          {"epilogue_ms", t.epilogue_ms},
+          {"self_verify_ms", t.self_verify_ms},
+          {"total_ms", t.total_ms}};
+}
+
+void print_timings(const nlohmann::json& t) {
+  for (const auto& [stage, ms] : t.items()) {
+    std::fprintf(stderr, "  %-18s %10.2f ms\n", stage.c_str(), ms.get<double>());
+  }
+}
+
+void print_insecure_warning() {
+  std::fprintf(stderr,
+               "WARNING: development setup with toxic waste from this machine's random source. "
+               "The key is INSECURE: whoever ran it can forge proofs. Never use it in "
+               "production.\n");
+}
+
+struct ProveArgs {
+  std::string zkey, wtns, proof = "proof.json", pub = "public.json", r1cs;
+  bool json = false, trusted_key = false;
+};
+
+int run_prove(const ProveArgs& a) {
+  groth16::ProveFilesOptions options;
+  if (!a.r1cs.empty()) options.r1cs = a.r1cs;
+  if (a.trusted_key) options.key_subgroup_check = io::SubgroupCheck::kOff;
+  auto result = groth16::prove_files(a.zkey, a.wtns, options);
+  write_text(a.proof, result.proof_json);
+  write_text(a.pub, result.public_json);
+  nlohmann::json t = timings_json(result);
+  if (a.json) {
+    std::puts(nlohmann::json({{"curve", formats::snarkjs_curve_name(result.curve)},
+                              {"backend", "cpu"},
+                              {"proof", a.proof},
+                              {"public", a.pub},
+                              {"timings", t}})
+                  .dump(2)
+                  .c_str());
+  } else {
+    std::fprintf(stderr, "proof written to %s, public inputs to %s (%s, cpu)\n", a.proof.c_str(),
+                 a.pub.c_str(), std::string(formats::curve_display_name(result.curve)).c_str());
+    print_timings(t);
+  }
+  return kExitOk;
+}
+
+int run_verify(const std::string& vk, const std::string& pub, const std::string& proof, bool json) {
+  const bool ok = groth16::verify_files(vk, pub, proof);
+  if (json) {
+    std::puts(nlohmann::json({{"valid", ok}}).dump().c_str());
+  } else {
+    std::puts(ok ? "OK: the proof is valid" : "INVALID: the proof does not verify");
+  }
+  return ok ? kExitOk : kExitFailure;
+}
+
+int run_setup(const std::string& r1cs, const std::string& zkey, const std::string& vk) {
+  print_insecure_warning();
+  write_text(vk, groth16::setup_files(r1cs, zkey));
+  std::fprintf(stderr, "key written to %s, verification key to %s\n", zkey.c_str(), vk.c_str());
+  return kExitOk;
+}
+
+struct GenArgs {
+  std::string curve = "bls12_381", shape = "porep", r1cs = "circuit.r1cs", wtns = "witness.wtns";
+  uint32_t constraints = 1024, public_inputs = 1;
+  uint64_t seed = 0;
+  double bit_fraction = 0.9;
+  bool json = false;
+};
+
+int run_gen(const GenArgs& a) {
+  circuits::SyntheticSpec spec;
+  spec.shape = circuits::parse_shape(a.shape);
+  spec.constraints = a.constraints;
+  spec.public_inputs = a.public_inputs;
+  spec.seed = a.seed;
+  spec.bit_fraction = a.bit_fraction;
+  auto stats = circuits::write_synthetic_circuit(parse_curve(a.curve), spec, a.r1cs, a.wtns);
+  nlohmann::json out = {{"constraints", stats.constraints},
+                        {"wires", stats.wires},
+                        {"public_wires", stats.public_wires},
+                        {"nnz_a", stats.nnz_a},
+                        {"nnz_b", stats.nnz_b},
+                        {"nnz_c", stats.nnz_c},
+                        {"private_bit_fraction", stats.private_bit_fraction()},
+                        {"b_aux_density", stats.b_aux_density()}};
+  if (a.json) {
+    std::puts(out.dump(2).c_str());
+  } else {
+    std::fprintf(stderr, "wrote %s and %s: %s\n", a.r1cs.c_str(), a.wtns.c_str(),
+                 out.dump().c_str());
+  }
+  return kExitOk;
+}
+
+// The built-in example: a synthetic circuit, a development key, a proof, and its verification,
+// in a scratch folder. What a newcomer runs first to see the whole pipeline work.
+int run_example(const std::string& curve, uint32_t constraints, const std::string& dir) {
+  using Clock = std::chrono::steady_clock;
+  fs::create_directories(dir);
+  const fs::path d(dir);
+  std::fprintf(stderr, "example: %u-constraint porep-like circuit on %s in %s\n", constraints,
+               curve.c_str(), dir.c_str());
+  GenArgs gen;
+  gen.curve = curve;
+  gen.constraints = constraints;
+  gen.public_inputs = 2;
+  gen.seed = 1;
+  gen.r1cs = (d / "circuit.r1cs").string();
+  gen.wtns = (d / "witness.wtns").string();
+  run_gen(gen);
+  auto start = Clock::now();
+  run_setup(gen.r1cs, (d / "circuit.zkey").string(), (d / "verification_key.json").string());
+  std::fprintf(stderr, "setup: %.2f s\n",
+               std::chrono::duration<double>(Clock::now() - start).count());
+  ProveArgs prove{(d / "circuit.zkey").string(), gen.wtns, (d / "proof.json").string(),
+                  (d / "public.json").string(), gen.r1cs};
+  run_prove(prove);
+  int rc = run_verify((d / "verification_key.json").string(), prove.pub, prove.proof, false);
+  std::fprintf(stderr,
+               "The files in %s are snarkjs-compatible: `snarkjs groth16 verify %s/"
+               "verification_key.json %s/public.json %s/proof.json` accepts them.\n",
+               dir.c_str(), dir.c_str(), dir.c_str(), dir.c_str());
+  return rc;
+}
+
+}  // namespace
+
+void add_groth16_commands(CLI::App& app, int& exit_code) {
+  static ProveArgs prove;
+  auto* p = app.add_subcommand(
+      "prove", "Prove: circuit.zkey witness.wtns [proof.json] [public.json] (like rapidsnark)");
+  p->add_option("zkey", prove.zkey, "Groth16 proving key (.zkey)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  p->add_option("witness", prove.wtns, "Witness (.wtns)")->required()->check(CLI::ExistingFile);
+  p->add_option("proof", prove.proof, "Output proof.json");
+  p->add_option("public", prove.pub, "Output public.json");
+  p->add_option("--r1cs", prove.r1cs, "Check the witness against this .r1cs first")
+      ->check(CLI::ExistingFile);
+  p->add_flag("--trusted-key", prove.trusted_key,
+              "Skip the subgroup check of the key's points (keys you made or verified)");
+  p->add_flag("--json", prove.json, "Print the stage timings as JSON");
+  p->callback([&exit_code] { exit_code = run_prove(prove); });
+
+  static std::string vk, pub, proof;
+  static bool verify_json = false;
+  auto* v = app.add_subcommand(
+      "verify", "Verify: verification_key.json public.json proof.json (like snarkjs)");
+  v->add_option("verification_key", vk)->required()->check(CLI::ExistingFile);
+  v->add_option("public", pub)->required()->check(CLI::ExistingFile);
+  v->add_option("proof", proof)->required()->check(CLI::ExistingFile);
+  v->add_flag("--json", verify_json, "Print the result as JSON");
+  v->callback([&exit_code] { exit_code = run_verify(vk, pub, proof, verify_json); });
+
+  static std::string setup_r1cs, setup_zkey, setup_vk = "verification_key.json";
+  auto* s = app.add_subcommand(
+      "setup", "INSECURE development setup: circuit.r1cs circuit.zkey [verification_key.json]");
+  s->add_option("r1cs", setup_r1cs)->required()->check(CLI::ExistingFile);
+  s->add_option("zkey", setup_zkey)->required();
+  s->add_option("verification_key", setup_vk);
+  s->callback([&exit_code] { exit_code = run_setup(setup_r1cs, setup_zkey, setup_vk); });
+
+  static GenArgs gen;
+  auto* g = app.add_subcommand("gen", "Write a synthetic satisfiable circuit (.r1cs + .wtns)");
+  g->add_option("--curve", gen.curve, "bn254 or bls12_381");
+  g->add_option("--shape", gen.shape, "porep, dense or chain");
+  g->add_option("--constraints", gen.constraints, "Number of constraints (any, ≥ 1)");
+  g->add_option("--public", gen.public_inputs, "Public inputs");
+  g->add_option("--seed", gen.seed, "Seed (same seed, same files)");
+  g->add_option("--bit-fraction", gen.bit_fraction, "porep: share of witness values in {0,1}");
+  g->add_option("--r1cs", gen.r1cs, "Output .r1cs");
+  g->add_option("--wtns", gen.wtns, "Output .wtns");
+  g->add_flag("--json", gen.json, "Print the counts as JSON");
+  g->callback([&exit_code] { exit_code = run_gen(gen); });
+
+  static std::string example_curve = "bn254", example_dir = "cuzk-example";
+  static uint32_t example_constraints = 1u << 12;
+  auto* e = app.add_subcommand(
+      "example", "Built-in example: generate a circuit, set up a key, prove and verify");
+  e->add_option("--curve", example_curve, "bn254 or bls12_381");
+  e->add_option("--constraints", example_constraints, "Circuit size");
+  e->add_option("--dir", example_dir, "Folder for the files");
+  e->callback(
+      [&exit_code] { exit_code = run_example(example_curve, example_constraints, example_dir); });
+}
+
+}  // namespace cuzk::cli
