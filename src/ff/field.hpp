@@ -9,8 +9,8 @@
 // limbs holding a·R mod p (R = 2^(64N)), fully reduced (< p). On the host, products use
 // MULX/ADCX/ADOX assembly for 4 and 6 limbs where the CPU has them (mont_x86.hpp) and portable
 // 64-bit CIOS with 128-bit intermediates otherwise and in constant evaluation; on the device
-// (`__CUDA_ARCH__`) the same bytes are
-// read as 2N 32-bit words and multiplied with PTX multiply-add carry chains (mont_ptx.cuh).
+// (`__CUDA_ARCH__`) the same bytes are read as 2N 32-bit words and multiplied with PTX
+// multiply-add carry chains (mont_ptx.cuh).
 // A buffer of elements written on one side is therefore valid on the other.
 //
 // Thread-safety: values only; no shared state.
