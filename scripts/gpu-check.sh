@@ -53,7 +53,7 @@ else
   cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_BENCH=OFF "${CMAKE_PREFIX_ARGS[@]}" ||
     fail "CMake configuration failed (see above; missing GoogleTest or GMP can be supplied in .deps/)"
-  cmake --build "$BUILD_DIR" --target cuzk_gpu_test cuzk -j "$(nproc)" || fail "the build failed"
+  cmake --build "$BUILD_DIR" --target cuzk_gpu_tests cuzk -j "$(nproc)" || fail "the build failed"
   TEST_BINARIES=("$BUILD_DIR"/tests/gpu/*_test)
 fi
 
