@@ -8,7 +8,8 @@
 #
 # - If BUILD_DIR already holds the test binaries (built elsewhere and carried along), they are
 #   run as they are; otherwise BUILD_DIR is configured (Release, CUDA architecture 90, no
-#   benchmarks) and only the GPU tests are built.
+#   fuzzers) and only the GPU tests and the CLI are built (scripts/gpu-bench.sh builds the GPU
+#   benchmarks in the same directory).
 # - If .deps/ exists in the repository root (packages unpacked there, e.g. GoogleTest and GMP
 #   for a machine without them), its lib/ goes on LD_LIBRARY_PATH and it becomes a CMake
 #   prefix.
@@ -51,7 +52,7 @@ else
   GENERATOR=()
   command -v ninja >/dev/null && GENERATOR=(-G Ninja)
   cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_BENCH=OFF "${CMAKE_PREFIX_ARGS[@]}" ||
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_BENCH=ON -DCUZK_BUILD_FUZZERS=OFF "${CMAKE_PREFIX_ARGS[@]}" ||
     fail "CMake configuration failed (see above; missing GoogleTest or GMP can be supplied in .deps/)"
   cmake --build "$BUILD_DIR" --target cuzk_gpu_tests cuzk -j "$(nproc)" || fail "the build failed"
   TEST_BINARIES=("$BUILD_DIR"/tests/gpu/*_test)
