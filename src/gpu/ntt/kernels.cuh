@@ -1,0 +1,71 @@
+#pragma once
+// The NTT kernels: one pass (pass.hpp's phases with block-wide barriers between them), the
+// in-place bit-reversal permutation, and the elementwise combination of the H evaluations.
+//
+// Registers: the butterfly holds u, v and a twiddle (24 words) plus the product's
+// accumulators; nothing is indexed at run time, so nothing goes to local memory (check with
+// -Xptxas -v; the README records the counts).
+
+#include <cstdint>
+
+#include "gpu/ntt/pass.hpp"
+#include "gpu/ntt/plan.hpp"
+
+namespace cuzk::gpu::ntt {
+
+// One tile per block: 2^(K + log_lanes) elements in dynamic shared memory.
+template <class Fr, bool kDif>
+__global__ void __launch_bounds__(Tuning::kThreadsPerBlock) pass_kernel(const PassArgs<Fr> args) {
+  extern __shared__ uint4 shared_words[];
+  Fr* shared = reinterpret_cast<Fr*>(shared_words);
+  const uint32_t tile = blockIdx.x;
+  const uint32_t elements = args.shape.tile_elements();
+  for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
+    pass_load<Fr, kDif>(args, shared, tile, e);
+  }
+  const uint32_t butterflies = args.shape.butterflies_per_stage();
+  for (unsigned i = 0; i < args.shape.stages; ++i) {
+    __syncthreads();
+    const unsigned log_half = stage_log_half(kDif, args.shape.stages, i);
+    for (uint32_t b = threadIdx.x; b < butterflies; b += blockDim.x) {
+      pass_butterfly<Fr, kDif>(args, shared, log_half, b);
+    }
+  }
+  __syncthreads();
+  for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
+    pass_store<Fr, kDif>(args, shared, tile, e);
+  }
+}
+
+// values[i] ↔ values[rev(i)]: each pair swapped by the thread of its smaller index. Scattered
+// 32-byte accesses (about two passes' worth of time); only natural → natural and
+// bit-reversed → bit-reversed transforms need it, and the H evaluations use it once (bellman).
+template <class Fr>
+__global__ void __launch_bounds__(Tuning::kPermuteThreadsPerBlock)
+    bit_reverse_kernel(Fr* values, unsigned log_n) {
+  const uint32_t n = uint32_t(1) << log_n;
+  const uint32_t stride = gridDim.x * blockDim.x;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const uint32_t j = reverse_low_bits(i, log_n);
+    if (i < j) {
+      const Fr x = load_element(values + i);
+      const Fr y = load_element(values + j);
+      store_element(values + i, y);
+      store_element(values + j, x);
+    }
+  }
+}
+
+// a[i] = (a[i]·b[i] − c[i])·factor; scaled = false skips the multiplication by factor.
+template <class Fr>
+__global__ void __launch_bounds__(Tuning::kElementwiseThreadsPerBlock)
+    combine_kernel(Fr* a, const Fr* b, const Fr* c, const Fr factor, bool scaled, uint32_t n) {
+  const uint32_t stride = gridDim.x * blockDim.x;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    Fr v = load_element(a + i) * load_element(b + i) - load_element(c + i);
+    if (scaled) v = v * factor;
+    store_element(a + i, v);
+  }
+}
+
+}  // namespace cuzk::gpu::ntt

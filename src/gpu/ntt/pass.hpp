@@ -1,0 +1,142 @@
+#pragma once
+// The work of one NTT pass on one element or one butterfly, as CUZK_HD functions: the kernel
+// (kernels.cuh) calls them from its threads with shared memory between the phases, and the
+// host emulation in the tests calls the very same functions in loops, so both run one source.
+//
+// A pass over a tile: load every element (times the `pre` factor; a DIT pass also applies its
+// twiddle here), K butterfly stages in shared memory, store every element (a DIF pass applies
+// its twiddle here; then the `post` factor).
+//
+// Pointers are device pointers in the kernel and host pointers in the emulation; the caller
+// guarantees 16-byte alignment of the vector (elements are then read as two 16-byte words).
+
+#include <cstdint>
+
+#include "gpu/ntt/plan.hpp"
+#include "util/hd.hpp"
+
+namespace cuzk::gpu::ntt {
+
+// c·b^e = lo[e mod 2^lo_bits] · hi[e >> lo_bits]: two lookups and one product.
+template <class Fr>
+struct PowerTablePair {
+  const Fr* lo = nullptr;
+  const Fr* hi = nullptr;
+  unsigned lo_bits = 0;
+};
+
+// A resolved ScaleSpec: pointers instead of a table name.
+template <class Fr>
+struct ScaleArgs {
+  PowerTablePair<Fr> table;  // lo == nullptr: no table factor
+  bool bit_reversed_index = false;
+  bool has_constant = false;
+  Fr constant;
+};
+
+template <class Fr>
+struct PassArgs {
+  Fr* data;
+  PassShape shape;
+  const Fr* column_twiddles;  // ψ^i, i < 2^(column_table_log − 1)
+  unsigned column_table_log;
+  PowerTablePair<Fr> twiddles;  // powers of the root (ω or ω⁻¹), for the pass twiddle
+  ScaleArgs<Fr> pre, post;
+};
+
+// 32-byte elements as two 16-byte accesses on the device (ld.global.v4 / ld.shared.v4),
+// instead of the four 8-byte ones the element's uint64_t[4] alignment would give.
+template <class Fr>
+CUZK_HD Fr load_element(const Fr* p) {
+#if defined(__CUDA_ARCH__)
+  static_assert(sizeof(Fr) % 16 == 0);
+  Fr r;
+  const uint4* src = reinterpret_cast<const uint4*>(p);
+  uint4* dst = reinterpret_cast<uint4*>(&r);
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(Fr) / 16; ++i) dst[i] = src[i];
+  return r;
+#else
+  return *p;
+#endif
+}
+template <class Fr>
+CUZK_HD void store_element(Fr* p, const Fr& v) {
+#if defined(__CUDA_ARCH__)
+  const uint4* src = reinterpret_cast<const uint4*>(&v);
+  uint4* dst = reinterpret_cast<uint4*>(p);
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(Fr) / 16; ++i) dst[i] = src[i];
+#else
+  *p = v;
+#endif
+}
+
+template <class Fr>
+CUZK_HD Fr table_power(const PowerTablePair<Fr>& t, uint32_t e) {
+  const uint32_t mask = (uint32_t(1) << t.lo_bits) - 1;
+  return load_element(t.lo + (e & mask)) * load_element(t.hi + (e >> t.lo_bits));
+}
+
+template <class Fr>
+CUZK_HD Fr apply_scale(const ScaleArgs<Fr>& s, Fr v, uint32_t position, unsigned log_n) {
+  if (s.table.lo != nullptr) {
+    const uint32_t index = s.bit_reversed_index ? reverse_low_bits(position, log_n) : position;
+    v = v * table_power(s.table, index);
+  }
+  if (s.has_constant) v = v * s.constant;
+  return v;
+}
+
+// Multiplies by the pass twiddle; exponent 0 (row 0, column 0, the whole last pass) is 1.
+template <class Fr>
+CUZK_HD Fr apply_twiddle(const PassArgs<Fr>& a, Fr v, const TileElement& t) {
+  const uint32_t e = a.shape.twiddle_exponent(t);
+  return e == 0 ? v : v * table_power(a.twiddles, e);
+}
+
+// Load phase: global element → shared slot.
+template <class Fr, bool kDif>
+CUZK_HD void pass_load(const PassArgs<Fr>& a, Fr* shared, uint32_t tile, uint32_t e) {
+  const TileElement t = a.shape.element(tile, e);
+  Fr v = load_element(a.data + t.position);
+  v = apply_scale(a.pre, v, t.position, a.shape.log_n);
+  if constexpr (!kDif) v = apply_twiddle(a, v, t);
+  store_element(shared + t.slot, v);
+}
+
+// One butterfly of the stage of half-width 2^log_half (Gentleman–Sande for the DIF,
+// Cooley–Tukey for the DIT; see src/ntt/radix2.hpp). Twiddle index 0 is 1 and skips the product.
+template <class Fr, bool kDif>
+CUZK_HD void pass_butterfly(const PassArgs<Fr>& a, Fr* shared, unsigned log_half, uint32_t b) {
+  const Butterfly f = butterfly(a.shape, log_half, a.column_table_log, b);
+  const Fr u = load_element(shared + f.lo_slot);
+  Fr v = load_element(shared + f.hi_slot);
+  if constexpr (kDif) {
+    Fr d = u - v;
+    if (f.twiddle_index != 0) d = d * load_element(a.column_twiddles + f.twiddle_index);
+    store_element(shared + f.lo_slot, u + v);
+    store_element(shared + f.hi_slot, d);
+  } else {
+    if (f.twiddle_index != 0) v = v * load_element(a.column_twiddles + f.twiddle_index);
+    store_element(shared + f.lo_slot, u + v);
+    store_element(shared + f.hi_slot, u - v);
+  }
+}
+
+// Store phase: shared slot → global element.
+template <class Fr, bool kDif>
+CUZK_HD void pass_store(const PassArgs<Fr>& a, const Fr* shared, uint32_t tile, uint32_t e) {
+  const TileElement t = a.shape.element(tile, e);
+  Fr v = load_element(shared + t.slot);
+  if constexpr (kDif) v = apply_twiddle(a, v, t);
+  v = apply_scale(a.post, v, t.position, a.shape.log_n);
+  store_element(a.data + t.position, v);
+}
+
+// The stages of a pass, in execution order: DIF from the widest half-width down, DIT up.
+CUZK_HD unsigned stage_log_half(bool dif, unsigned stages, unsigned i) {
+  return dif ? stages - 1 - i : i;
+}
+
+}  // namespace cuzk::gpu::ntt

@@ -1,0 +1,221 @@
+#pragma once
+// How a GPU NTT of 2^L elements is cut into kernel launches: the tuning table, the geometry of
+// one pass, and the schedule of steps (passes, bit-reversal permutations) of each operation.
+// Host code (plain C++) plus CUZK_HD index math that the kernels and the host emulation in the
+// tests share, so the emulation checks the very index arithmetic the device runs.
+//
+// The decomposition (the CPU reference's four-step split, src/ntt/domain.hpp, applied
+// recursively). A decimation-in-frequency (DIF) transform of a block of M = R·C elements, viewed
+// as R = 2^K rows of C columns, is: R-point DIFs down every column (root ω_M^C = ω_R), a
+// twiddle ω_M^(col·rev_K(row)) at (row, col), then C-point DIFs along every row (root ω_M^R).
+// The result is the bit-reversed output of the whole DIF. The row transforms are the same
+// problem one level down, so L = K_1 + K_2 + ... + K_p: pass i does the K_i-stage column
+// transforms of every sub-block of M_i = 2^(L − K_1 − ... − K_(i−1)) elements plus their
+// twiddle, reading and writing the vector once. The last pass (C = 1) has no twiddle. A
+// decimation-in-time (DIT) transform (bit-reversed in, natural out) runs the same passes in
+// reverse order, each applying its twiddle before its column transforms.
+//
+// Cost per element and pass: K/2 − (1 − 2^−K) Montgomery products in the column butterflies
+// (the butterflies with twiddle 1 skip theirs) plus 2 for the twiddle (one to assemble it
+// from a two-level table, one to apply it). 2^27 = 9 + 9 + 9: 14.5 products per element, against
+// 13.5 for log2(n) radix-2 stages that would read the vector 27 times.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "ntt/powers.hpp"
+#include "util/hd.hpp"
+
+namespace cuzk::gpu::ntt {
+
+using cuzk::ntt::Order;
+
+// The tuning table. Measured choices go here with their measurement; these are the design
+// values (not yet measured on the H200).
+struct Tuning {
+  // Stages per pass: a 2^10-point column transform. 2^27 runs as 3 passes of 9 stages.
+  static constexpr unsigned kMaxPassStages = 10;
+  // Elements per thread block: 2^11 × 32 bytes = 64 KiB of shared memory, 3 blocks per SM on
+  // an H100/H200 (228 KiB). A pass of K stages gives each block 2^(11−K) adjacent columns, so
+  // global memory is read in runs of 2^(11−K) · 32 bytes (128 bytes for K = 9).
+  static constexpr unsigned kLogTileElements = 11;
+  static constexpr unsigned kThreadsPerBlock = 256;
+  static constexpr unsigned kPermuteThreadsPerBlock = 256;
+  static constexpr unsigned kElementwiseThreadsPerBlock = 256;
+  // Largest domain a DeviceDomain accepts: 2^28 elements (8 GiB per vector).
+  static constexpr unsigned kMaxLogSize = 28;
+};
+
+// The low `bits` bits of x reversed (bits ≤ 32; 0 bits gives 0).
+CUZK_HD uint32_t reverse_low_bits(uint32_t x, unsigned bits) {
+  if (bits == 0) return 0;
+#if defined(__CUDA_ARCH__)
+  return __brev(x) >> (32 - bits);
+#else
+  uint32_t r = 0;
+  for (unsigned i = 0; i < bits; ++i) r = (r << 1) | ((x >> i) & 1);
+  return r;
+#endif
+}
+
+// Where element e of a tile lives: its row (0 .. R−1), its lane (column of the tile), its slot
+// in shared memory (row·T + lane) and its position in the vector.
+struct TileElement {
+  uint32_t row, lane, slot, position;
+  uint32_t column;  // the column (0 .. C−1) inside its sub-block, for the twiddle
+};
+
+// One pass: K stages on sub-blocks of M = 2^(K + log_columns) elements of a 2^log_n vector.
+// A thread block (a "tile") takes T = 2^log_lanes consecutive (sub-block, column) lanes, that
+// is T columns of one sub-block when T ≤ C, or whole sub-blocks when C = 1.
+struct PassShape {
+  unsigned log_n = 0;
+  unsigned stages = 0;       // K
+  unsigned log_columns = 0;  // log2 C
+  unsigned log_lanes = 0;    // log2 T
+
+  CUZK_HD uint32_t tiles() const { return uint32_t(1) << (log_n - stages - log_lanes); }
+  CUZK_HD uint32_t tile_elements() const { return uint32_t(1) << (stages + log_lanes); }
+  CUZK_HD uint32_t butterflies_per_stage() const { return tile_elements() / 2; }
+
+  // Element e of tile t, enumerated in increasing position within each contiguous run (column
+  // fastest, then row, then sub-block) so that consecutive threads touch consecutive addresses.
+  CUZK_HD TileElement element(uint32_t tile, uint32_t e) const {
+    const unsigned log_tile_columns = log_lanes < log_columns ? log_lanes : log_columns;
+    const uint32_t column_in_tile = e & ((uint32_t(1) << log_tile_columns) - 1);
+    const uint32_t row = (e >> log_tile_columns) & ((uint32_t(1) << stages) - 1);
+    const uint32_t block_in_tile = e >> (log_tile_columns + stages);
+    const uint32_t first_lane = tile << log_lanes;
+    const uint32_t block = (first_lane >> log_columns) + block_in_tile;
+    const uint32_t column = (first_lane & ((uint32_t(1) << log_columns) - 1)) + column_in_tile;
+    TileElement r;
+    r.row = row;
+    r.lane = (block_in_tile << log_tile_columns) | column_in_tile;
+    r.slot = (row << log_lanes) | r.lane;
+    r.position = (block << (stages + log_columns)) | (row << log_columns) | column;
+    r.column = column;
+    return r;
+  }
+
+  // The exponent of ω (the domain's root, order 2^log_n) of the pass twiddle at this element:
+  // ω_M^(col·rev_K(row)) with ω_M = ω^(2^(log_n − log M)). Zero in the last pass (C = 1).
+  CUZK_HD uint32_t twiddle_exponent(const TileElement& t) const {
+    return (t.column * reverse_low_bits(t.row, stages)) << (log_n - stages - log_columns);
+  }
+};
+
+// Butterfly b (< tile_elements / 2) at the stage of half-width 2^log_half: the shared-memory
+// slots of its two rows and the index of its twiddle in the column transform's table, which
+// holds ψ^i for i < 2^(table_log − 1), ψ a primitive 2^table_log-th root (index 0: twiddle 1).
+struct Butterfly {
+  uint32_t lo_slot, hi_slot, twiddle_index;
+};
+CUZK_HD Butterfly butterfly(const PassShape& shape, unsigned log_half, unsigned table_log,
+                            uint32_t b) {
+  const uint32_t lane = b & ((uint32_t(1) << shape.log_lanes) - 1);
+  const uint32_t q = b >> shape.log_lanes;
+  const uint32_t j = q & ((uint32_t(1) << log_half) - 1);
+  const uint32_t lo_row = ((q >> log_half) << (log_half + 1)) | j;
+  const uint32_t hi_row = lo_row + (uint32_t(1) << log_half);
+  return {(lo_row << shape.log_lanes) | lane, (hi_row << shape.log_lanes) | lane,
+          j << (table_log - 1 - log_half)};
+}
+
+// The stage counts of the passes of a 2^log_n transform, first pass (top bits) first: as few
+// passes as kMaxPassStages allows, balanced (2^27: 9, 9, 9; 2^28: 10, 9, 9; 2^20: 10, 10).
+inline std::vector<unsigned> pass_stages(unsigned log_n) {
+  const unsigned passes =
+      log_n == 0 ? 1 : (log_n + Tuning::kMaxPassStages - 1) / Tuning::kMaxPassStages;
+  std::vector<unsigned> stages(passes, log_n / passes);
+  for (unsigned i = 0; i < log_n % passes; ++i) ++stages[i];
+  return stages;
+}
+
+// The shapes of the passes in DIF order (the DIT runs them backwards).
+inline std::vector<PassShape> pass_shapes(unsigned log_n) {
+  std::vector<PassShape> shapes;
+  unsigned remaining = log_n;
+  for (unsigned k : pass_stages(log_n)) {
+    PassShape s;
+    s.log_n = log_n;
+    s.stages = k;
+    s.log_columns = remaining - k;
+    const unsigned log_lanes_max = Tuning::kLogTileElements > k ? Tuning::kLogTileElements - k : 0;
+    s.log_lanes = log_lanes_max < log_n - k ? log_lanes_max : log_n - k;
+    shapes.push_back(s);
+    remaining -= k;
+  }
+  return shapes;
+}
+
+// Log2 of the columns transform's twiddle table: the largest pass.
+inline unsigned column_table_log(unsigned log_n) {
+  return log_n < Tuning::kMaxPassStages ? log_n : Tuning::kMaxPassStages;
+}
+
+// The two-level power tables of the domain: c·b^e = lo[e mod 2^lo_bits] · hi[e >> lo_bits] for
+// e < 2^log_n, with lo[k] = c·b^k and hi[k] = b^(k·2^lo_bits). 2·√n entries instead of n.
+inline unsigned power_table_lo_bits(unsigned log_n) { return (log_n + 1) / 2; }
+
+// Which precomputed per-element factor a step multiplies by.
+enum class PowerTable : uint8_t {
+  kNone,
+  kCosetForward,      // g^i: before a coset forward transform
+  kCosetInverse,      // n⁻¹·g^(−i): after a coset inverse transform
+  kInverseThenCoset,  // n⁻¹·g^i: between an inverse and a coset forward transform (H evaluation)
+};
+
+// A per-element factor: table[index]·constant, where index is the element's position
+// (natural) or its bit reversal; either part may be absent.
+template <class Fr>
+struct ScaleSpec {
+  PowerTable table = PowerTable::kNone;
+  bool bit_reversed_index = false;
+  bool has_constant = false;
+  Fr constant{};
+  bool active() const { return table != PowerTable::kNone || has_constant; }
+};
+
+template <class Fr>
+struct Step {
+  enum Kind : uint8_t { kDifPass, kDitPass, kBitReverse };
+  Kind kind = kDifPass;
+  bool inverse_root = false;  // ω⁻¹ instead of ω
+  PassShape shape{};
+  ScaleSpec<Fr> pre{}, post{};  // applied when the pass loads / stores an element
+};
+
+// The steps of one transform. `pre` and `post` are the factors the caller wants applied to
+// the input (indexed by input order) and to the output (indexed by output order); they ride on
+// the first and last pass. Natural → bit-reversed is a DIF, bit-reversed → natural a DIT, and
+// the two same-order cases add an in-place bit-reversal permutation (after the DIF, or before
+// it).
+template <class Fr>
+std::vector<Step<Fr>> transform_steps(unsigned log_n, bool inverse_root, Order in, Order out,
+                                      ScaleSpec<Fr> pre, ScaleSpec<Fr> post) {
+  std::vector<Step<Fr>> steps;
+  const std::vector<PassShape> shapes = pass_shapes(log_n);
+  Step<Fr> permute;
+  permute.kind = Step<Fr>::kBitReverse;
+  permute.shape.log_n = log_n;
+  const bool dit = in == Order::kBitReversed && out == Order::kNatural;
+  if (in == Order::kBitReversed && out == Order::kBitReversed) steps.push_back(permute);
+  const size_t first = steps.size();
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    Step<Fr> pass;
+    pass.kind = dit ? Step<Fr>::kDitPass : Step<Fr>::kDifPass;
+    pass.inverse_root = inverse_root;
+    pass.shape = shapes[dit ? shapes.size() - 1 - i : i];
+    steps.push_back(pass);
+  }
+  // A DIF reads natural and writes bit-reversed order; a DIT the other way round.
+  pre.bit_reversed_index = dit;
+  post.bit_reversed_index = !dit;
+  steps[first].pre = pre;
+  steps.back().post = post;
+  if (in == Order::kNatural && out == Order::kNatural) steps.push_back(permute);
+  return steps;
+}
+
+}  // namespace cuzk::gpu::ntt

@@ -1,0 +1,127 @@
+#pragma once
+// The precomputed tables of a GPU NTT domain, built on the host from the CPU reference's
+// Domain (its ω, ω⁻¹, n⁻¹ and coset shift g: the GPU never derives roots on its own) and
+// uploaded once. All tables live in one array; TableLayout gives each one's offset.
+//
+// Sizes for 2^28 (lo_bits = 14): column twiddles 2 × 512, root powers 2 × (2^14 + 2^14), three
+// coset tables of 2^14 + 2^14: 327,680 elements, 10 MiB. The host emulation of the passes in
+// the tests reads the same tables.
+//
+// Thread-safety: values only.
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "gpu/ntt/pass.hpp"
+#include "gpu/ntt/plan.hpp"
+#include "ntt/domain.hpp"
+#include "ntt/powers.hpp"
+
+namespace cuzk::gpu::ntt {
+
+struct TablePairOffsets {
+  size_t lo = 0, hi = 0;
+};
+
+struct TableLayout {
+  unsigned log_n = 0;
+  unsigned column_table_log = 0;
+  unsigned lo_bits = 0;
+  std::array<size_t, 2> column{};           // [forward root, inverse root]
+  std::array<TablePairOffsets, 2> root{};   // powers of ω, of ω⁻¹
+  std::array<TablePairOffsets, 3> coset{};  // PowerTable::kCosetForward .. kInverseThenCoset
+  size_t total = 0;
+};
+
+template <class Fr>
+struct HostTables {
+  TableLayout layout;
+  std::vector<Fr> values;
+
+  // Pointers into `base`, the first element of a copy of `values` (host or device).
+  PowerTablePair<Fr> root_pair(const Fr* base, bool inverse) const {
+    const TablePairOffsets& o = layout.root[inverse ? 1 : 0];
+    return {base + o.lo, base + o.hi, layout.lo_bits};
+  }
+  PowerTablePair<Fr> coset_pair(const Fr* base, PowerTable table) const {
+    if (table == PowerTable::kNone) return {};
+    const TablePairOffsets& o = layout.coset[size_t(table) - 1];
+    return {base + o.lo, base + o.hi, layout.lo_bits};
+  }
+};
+
+template <class Fr>
+HostTables<Fr> build_tables(const cuzk::ntt::Domain<Fr>& domain) {
+  HostTables<Fr> t;
+  TableLayout& l = t.layout;
+  l.log_n = domain.log_size();
+  l.column_table_log = column_table_log(l.log_n);
+  l.lo_bits = power_table_lo_bits(l.log_n);
+  const size_t column_entries = l.column_table_log == 0 ? 1 : size_t(1) << (l.column_table_log - 1);
+  const size_t lo_entries = size_t(1) << l.lo_bits;
+  const size_t hi_entries = size_t(1) << (l.log_n - l.lo_bits);
+  size_t offset = 0;
+  auto take = [&](size_t count) {
+    const size_t at = offset;
+    offset += count;
+    return at;
+  };
+  for (auto& c : l.column) c = take(column_entries);
+  for (auto& r : l.root) r = {take(lo_entries), take(hi_entries)};
+  for (auto& c : l.coset) c = {take(lo_entries), take(hi_entries)};
+  l.total = offset;
+  t.values.assign(l.total, Fr::one());
+
+  auto span_at = [&](size_t at, size_t count) {
+    return std::span<Fr>(t.values).subspan(at, count);
+  };
+  // c·b^e = lo[e mod 2^lo_bits]·hi[e >> lo_bits].
+  auto fill_pair = [&](const TablePairOffsets& o, const Fr& base, const Fr& constant) {
+    cuzk::ntt::fill_powers(span_at(o.lo, lo_entries), base, constant);
+    cuzk::ntt::fill_powers(span_at(o.hi, hi_entries), base.pow(uint64_t(lo_entries)));
+  };
+  const Fr roots[2] = {domain.omega(), domain.omega_inv()};
+  for (int d = 0; d < 2; ++d) {
+    // ψ = root^(2^(log_n − column_table_log)): a primitive 2^column_table_log-th root.
+    const Fr psi = roots[d].pow(uint64_t(1) << (l.log_n - l.column_table_log));
+    cuzk::ntt::fill_powers(span_at(l.column[d], column_entries), psi);
+    fill_pair(l.root[d], roots[d], Fr::one());
+  }
+  const Fr g = domain.coset_shift();
+  const Fr g_inv = g.inverse();
+  fill_pair(l.coset[0], g, Fr::one());              // g^i
+  fill_pair(l.coset[1], g_inv, domain.size_inv());  // n⁻¹·g^(−i)
+  fill_pair(l.coset[2], g, domain.size_inv());      // n⁻¹·g^i
+  return t;
+}
+
+// Resolves a ScaleSpec against a copy of the tables at `base`.
+template <class Fr>
+ScaleArgs<Fr> resolve_scale(const HostTables<Fr>& tables, const Fr* base,
+                            const ScaleSpec<Fr>& spec) {
+  ScaleArgs<Fr> s;
+  s.table = tables.coset_pair(base, spec.table);
+  s.bit_reversed_index = spec.bit_reversed_index;
+  s.has_constant = spec.has_constant;
+  s.constant = spec.has_constant ? spec.constant : Fr::one();
+  return s;
+}
+
+// The arguments of one pass step against a copy of the tables at `base`.
+template <class Fr>
+PassArgs<Fr> pass_args(const HostTables<Fr>& tables, const Fr* base, const Step<Fr>& step,
+                       Fr* data) {
+  PassArgs<Fr> a;
+  a.data = data;
+  a.shape = step.shape;
+  a.column_twiddles = base + tables.layout.column[step.inverse_root ? 1 : 0];
+  a.column_table_log = tables.layout.column_table_log;
+  a.twiddles = tables.root_pair(base, step.inverse_root);
+  a.pre = resolve_scale(tables, base, step.pre);
+  a.post = resolve_scale(tables, base, step.post);
+  return a;
+}
+
+}  // namespace cuzk::gpu::ntt
