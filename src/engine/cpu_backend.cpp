@@ -1,0 +1,132 @@
+#include "engine/cpu_backend.hpp"
+
+#include <chrono>
+#include <variant>
+
+#include "formats/curve.hpp"
+#include "formats/mapped_file.hpp"
+#include "formats/wtns.hpp"
+#include "formats/zkey.hpp"
+#include "groth16/json.hpp"
+#include "groth16/prover.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+class CpuKey : public LoadedKey {
+ public:
+  using Variant =
+      std::variant<formats::Groth16Zkey<formats::Bn254>, formats::Groth16Zkey<formats::Bls12_381>>;
+  CpuKey(Variant key, uint64_t bytes) : key_(std::move(key)), bytes_(bytes) {}
+  uint64_t bytes() const override { return bytes_; }
+  KeyTier tier() const override { return KeyTier::kPinned; }
+  const Variant& zkey() const { return key_; }
+
+ private:
+  Variant key_;
+  uint64_t bytes_;
+};
+
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// One proof: the witness is parsed (synthesis), then groth16::prove. Its stages cannot be
+// interrupted, so `cancelled` is looked at before proving and the caller looks again after.
+template <class Curve>
+PartitionOutput prove_with(const formats::Groth16Zkey<Curve>& zkey,
+                           const std::vector<uint8_t>& wtns, const std::atomic<bool>& cancelled,
+                           StageTimes& times) {
+  const auto t0 = Clock::now();
+  formats::WtnsReadOptions read;
+  read.expected_count = zkey.header.n_vars;
+  read.threads = 1;
+  const auto witness = formats::parse_wtns<Curve>(wtns, "witness", read);
+  times.synthesis_ms += ms_since(t0);
+  if (cancelled.load()) return {};
+  const auto result = groth16::prove<Curve>(zkey, witness);
+  const auto& t = result.timings;
+  times.synthesis_ms += t.witness_check_ms + t.abc_ms;
+  times.gpu_ms += t.h_ms + t.msm_a_ms + t.msm_b1_ms + t.msm_b2_ms + t.msm_c_ms + t.msm_h_ms;
+  times.epilogue_ms += t.epilogue_ms + t.self_verify_ms;
+  return {groth16::snarkjs_text(groth16::proof_to_json<Curve>(result.proof)),
+          groth16::snarkjs_text(groth16::public_inputs_to_json<Curve>(result.public_inputs))};
+}
+
+}  // namespace
+
+std::unique_ptr<CpuBackend> CpuBackend::create(const CpuOptions& options) {
+  return std::unique_ptr<CpuBackend>(new CpuBackend(options));
+}
+
+DeviceDescription CpuBackend::describe(int) const {
+  CUZK_THROW(ErrorKind::kInternal, "cpu backend: there are no devices");
+}
+
+void CpuBackend::carve_vram_arena(int, uint64_t) {
+  CUZK_THROW(ErrorKind::kInternal, "cpu backend: there are no devices");
+}
+
+std::unique_ptr<Stream> CpuBackend::create_stream(int) {
+  CUZK_THROW(ErrorKind::kInternal, "cpu backend: there are no devices");
+}
+
+std::unique_ptr<PartitionWork> CpuBackend::prepare(const LoadedKey&, const PartitionInput&, int) {
+  CUZK_THROW(ErrorKind::kInternal, "cpu backend: partitions run in prove_on_host");
+}
+
+CpuBackend::KeyShape CpuBackend::shape(const KeySource& source) const {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = shapes_.find(source.path.string()); it != shapes_.end()) return it->second;
+  }
+  auto file = formats::MappedFile::open(source.path);
+  KeyShape shape;
+  shape.file_bytes = file.size();
+  formats::with_curve(formats::sniff_curve(file.bytes(), source.path.string()), [&](auto curve) {
+    using Curve = decltype(curve);
+    auto sections = formats::parse_zkey_sections<Curve>(file.bytes(), source.path.string());
+    shape.domain_size = sections.header.domain_size;
+    shape.n_vars = sections.header.n_vars;
+  });
+  std::lock_guard lock(mutex_);
+  shapes_[source.path.string()] = shape;
+  return shape;
+}
+
+uint64_t CpuBackend::key_bytes(const KeySource& source) const {
+  // The decoded key takes about what the file does (points are stored as they are in memory).
+  return shape(source).file_bytes;
+}
+
+uint64_t CpuBackend::partition_host_bytes(const KeySource& source) const {
+  // The witness and its copies (~3 per wire) and a, b, c with their odd-coset images and the
+  // H scalars (~8 per row of the domain), 32..48-byte elements: counted at 48 bytes.
+  const KeyShape s = shape(source);
+  return 48 * (3 * s.n_vars + 8 * s.domain_size);
+}
+
+std::shared_ptr<const LoadedKey> CpuBackend::load_key(const KeySource& source, KeyTier tier) {
+  if (tier != KeyTier::kPinned) {
+    CUZK_THROW(ErrorKind::kInternal, "cpu backend: keys live in host memory only");
+  }
+  formats::ZkeyReadOptions read;
+  read.subgroup_check =
+      options_.check_key_subgroups ? io::SubgroupCheck::kOn : io::SubgroupCheck::kOff;
+  const uint64_t bytes = key_bytes(source);
+  return formats::with_curve(formats::sniff_curve(source.path), [&](auto curve) {
+    using Curve = decltype(curve);
+    return std::shared_ptr<const LoadedKey>(
+        std::make_shared<CpuKey>(formats::read_zkey<Curve>(source.path, read), bytes));
+  });
+}
+
+PartitionOutput CpuBackend::prove_on_host(const LoadedKey& key, const PartitionInput& input,
+                                          const std::atomic<bool>& cancelled, StageTimes& times) {
+  if (!input.witness || input.witness->empty()) CUZK_INVALID_INPUT("empty witness");
+  return std::visit(
+      [&](const auto& zkey) { return prove_with(zkey, *input.witness, cancelled, times); },
+      dynamic_cast<const CpuKey&>(key).zkey());
+}
+
+}  // namespace cuzk::engine

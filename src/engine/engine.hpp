@@ -1,0 +1,109 @@
+#pragma once
+// The engine facade: what the gRPC service (SubmitProof, AwaitProof, CancelProof, GetStatus,
+// GetMetrics, PreloadKey, EvictKey) and the CLI sit on. It owns the backend, the key store, the
+// scheduler, the memory budget, the per-GPU locks and workers (or the CPU worker pool), the
+// metrics and the timeline; src/engine/README.md draws how a partition flows through them.
+//
+// Errors (cuzk::Error kinds, which the service maps to status codes):
+//   kInvalidInput       a malformed job (no partitions, a missing witness), bad options
+//   kNotFound           an unknown key id or job id (or a job whose retention expired)
+//   kResourceExhausted  QueueFullError: the queue is full now (retry later); a plain
+//                       kResourceExhausted: a partition can never fit the host budget or a
+//                       VRAM arena, or the engine is shutting down
+// A partition's own failure (a bad witness) does not throw from submit: the job ends kFailed
+// with the error's kind and message in its JobResult.
+//
+// Thread-safety: every member may be called from any thread, concurrently, until shutdown()
+// returns; after it, submit is refused and await/status still answer. Order: create (start-up:
+// the VRAM arenas are carved here, the only device allocation), register_key, then anything;
+// shutdown (or the destructor, which cancels) last.
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/backend.hpp"
+#include "engine/job.hpp"
+#include "engine/key_store.hpp"
+#include "engine/metrics.hpp"
+
+namespace cuzk::engine {
+
+struct EngineOptions {
+  int workers_per_gpu = 2;  // K, 1..4 (DESIGN.md §2.1)
+  int cpu_workers = 2;      // backends without devices; each proof also uses oneTBB's threads
+  size_t queue_capacity = 1 << 16;  // partitions
+  std::chrono::milliseconds result_retention = std::chrono::minutes(10);
+  uint64_t host_bytes = 0;  // 0: /proc/meminfo's MemTotal minus host_margin_bytes
+  uint64_t host_margin_bytes = uint64_t(4) << 30;
+  // The partition arena per GPU; 0: device memory minus the VRAM key budget minus the margin.
+  uint64_t vram_arena_bytes = 0;
+  uint64_t vram_margin_bytes = uint64_t(1) << 30;
+  KeyStore::Options keys;
+};
+
+enum class ShutdownMode { kDrain, kCancel };
+
+struct GpuStatus {
+  int device = 0;
+  std::string name;
+  uint64_t vram_bytes = 0, arena_bytes = 0, arena_in_use = 0, arena_peak = 0;
+  int workers = 0;
+  double busy_fraction = 0;  // from the timeline, over the last status window
+};
+
+struct EngineStatus {
+  std::string backend;
+  std::vector<GpuStatus> gpus;
+  int cpu_workers = 0;
+  size_t queued = 0, queue_capacity = 0;
+  std::vector<size_t> queued_by_priority;  // indexed by Priority's value
+  size_t jobs_active = 0, jobs_retained = 0;
+  uint64_t host_budget = 0, host_in_use = 0, host_peak = 0;
+  std::vector<KeyStatus> keys;
+  std::vector<TierUsage> key_tiers;
+  uint64_t partitions_succeeded = 0, partitions_failed = 0, partitions_cancelled = 0;
+  bool accepting = true;
+};
+
+class Engine {
+ public:
+  // Throws kInvalidInput for bad options, kResourceExhausted when an arena cannot be carved.
+  static std::unique_ptr<Engine> create(const EngineOptions& options,
+                                        std::unique_ptr<Backend> backend);
+  ~Engine();  // shutdown(kCancel) unless already shut down
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  void register_key(const KeyId& id, const KeySource& source);
+  JobId submit(JobSpec spec);
+  // The job's result once it is final, waiting up to `timeout`; before that, its current state
+  // (kQueued or kRunning) with no outputs. Throws kNotFound for an unknown or expired job.
+  JobResult await(JobId id, std::chrono::milliseconds timeout);
+  // Cancels queued partitions at once and running ones at their next stage boundary; the job
+  // ends kCancelled (or as it was, if it was already final: then false).
+  bool cancel(JobId id);
+  // Blocks until no job is queued or running, or the timeout passes (false).
+  bool wait_idle(std::chrono::milliseconds timeout);
+
+  void preload_key(const KeyId& id);
+  bool evict_key(const KeyId& id);
+
+  EngineStatus status() const;
+  std::string metrics_text() const;
+  const Timeline& timeline() const;
+  Backend& backend();
+
+  // kDrain: refuse new jobs, finish the queued and running ones; kCancel: cancel them. Then
+  // stop the workers. Idempotent.
+  void shutdown(ShutdownMode mode);
+
+  struct Impl;  // engine_impl.hpp
+
+ private:
+  explicit Engine(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,83 @@
+#pragma once
+// The engine's internals, shared by engine.cpp (jobs, the facade) and workers.cpp (the GPU and
+// CPU worker loops). Not part of the API.
+//
+// Locks, in the order they may nest: jobs_mutex → the scheduler's own mutex. Nothing else nests
+// with jobs_mutex: workers take it only in finish_partition, holding no GPU lock, budget or
+// key store lock at that moment. GPU locks (mem, compute) are never held while taking
+// jobs_mutex, the key store's lock or blocking on the host budget.
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "engine/gpu_locks.hpp"
+#include "engine/memory_budget.hpp"
+#include "engine/scheduler.hpp"
+
+namespace cuzk::engine {
+
+struct JobRecord {
+  JobId id = 0;
+  uint64_t seq = 0;
+  JobSpec spec;
+  Clock::time_point submitted{};
+  uint64_t host_bytes = 0, vram_bytes = 0;  // per partition, from the backend at submission
+  std::atomic<bool> cancelled{false};       // read by workers at stage boundaries
+
+  // Guarded by Engine::Impl::jobs_mutex.
+  JobState state = JobState::kQueued;
+  size_t remaining = 0, cancelled_partitions = 0;
+  std::vector<PartitionOutput> outputs;
+  StageTimes sum;
+  std::optional<ErrorKind> error_kind;
+  std::string error_message;
+  Clock::time_point completed{};
+  uint64_t completion_seq = 0;
+};
+
+struct Engine::Impl {
+  EngineOptions options;
+  std::unique_ptr<Backend> backend;
+  std::unique_ptr<KeyStore> keys;
+  std::unique_ptr<Scheduler> scheduler;
+  std::unique_ptr<MemoryBudget> memory;
+  std::vector<std::unique_ptr<GpuLocks>> locks;  // one per device
+  std::vector<std::thread> workers;
+  std::vector<std::unique_ptr<Stream>> streams;  // one per GPU worker, created at start-up
+  Metrics metrics;
+  Timeline timeline;
+  Clock::time_point started = Clock::now();
+
+  mutable std::mutex jobs_mutex;
+  std::condition_variable jobs_changed;
+  std::map<JobId, std::shared_ptr<JobRecord>> jobs;
+  std::map<std::string, JobId> request_ids;
+  JobId next_id = 1;
+  uint64_t completions = 0;
+  size_t active_jobs = 0;
+  bool accepting = true;
+  bool shut_down = false;
+  std::atomic<bool> stopping{false};  // kCancel shutdown: workers abandon what they hold
+
+  // engine.cpp
+  void finish_partition(const std::shared_ptr<JobRecord>& job, uint32_t partition, JobState outcome,
+                        PartitionOutput output, const StageTimes& times, const Error* error);
+  void cancel_queued(const std::shared_ptr<JobRecord>& job);
+  void sweep_expired_locked(Clock::time_point now);
+  JobResult result_locked(const JobRecord& job) const;
+
+  // workers.cpp
+  void start_workers();
+  void gpu_worker(int device, int index, Stream& stream);
+  void cpu_worker(int index);
+  void run_on_gpu(const QueuedPartition& item, int device, int index, Stream& stream);
+  void run_on_cpu(const QueuedPartition& item, int index);
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,96 @@
+#pragma once
+// The job model of the engine: what a client submits, what it gets back, and the errors that a
+// service layer maps to status codes (gRPC: INVALID_ARGUMENT, NOT_FOUND, RESOURCE_EXHAUSTED).
+//
+// A job is one or more partitions of one circuit: one key id and one witness per partition.
+// Partitions are scheduled independently (by priority, then the oldest job, then the lowest
+// partition index) and the job completes when all of its partitions have: every one succeeded,
+// or the first failure or a cancellation settled it. Plain values; no thread-safety concerns.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/error.hpp"
+
+namespace cuzk::engine {
+
+using Clock = std::chrono::steady_clock;
+using JobId = uint64_t;
+using KeyId = std::string;
+
+// Higher runs first. The numeric values are the order (and the later protobuf enum's).
+enum class Priority : uint8_t { kLow = 0, kNormal = 1, kHigh = 2, kCritical = 3 };
+std::string_view priority_name(Priority priority);  // "low", "normal", "high", "critical"
+
+// One partition's input. The witness is the bytes of a .wtns file; a backend that models work
+// (sim) reads only its length and may treat agreed contents as a bad witness (sim_backend.hpp).
+// Shared and immutable, so that a retry or an idempotent resubmission does not copy it.
+struct PartitionInput {
+  std::shared_ptr<const std::vector<uint8_t>> witness;
+};
+
+struct JobSpec {
+  KeyId key_id;
+  std::vector<PartitionInput> partitions;  // at least one
+  Priority priority = Priority::kNormal;
+  // Idempotency: a second submission with the same non-empty request id, while the first job
+  // is known (queued, running or retained), returns the first job's id and queues nothing.
+  std::string request_id;
+};
+
+enum class JobState : uint8_t { kQueued, kRunning, kSucceeded, kFailed, kCancelled };
+std::string_view job_state_name(JobState state);
+inline bool is_final(JobState state) { return state >= JobState::kSucceeded; }
+
+// Wall-clock milliseconds of one partition's stages. queue: submission to a worker taking it;
+// key_load: acquiring the key (0 when resident); synthesis: host preparation before any lock
+// (witness parsing; the cpu backend's a, b, c); stage: waiting for and holding `mem` (slot
+// reservation and upload enqueue); gpu: from taking `compute` to the partition's last device
+// event (the cpu backend: NTTs and MSMs); epilogue: host work after the device; total: the sum
+// of the wall time from submission to the partition's completion.
+struct StageTimes {
+  double queue_ms = 0, key_load_ms = 0, synthesis_ms = 0, stage_ms = 0, gpu_ms = 0, epilogue_ms = 0,
+         total_ms = 0;
+  StageTimes& operator+=(const StageTimes& o);
+};
+
+// A job's timings: the per-stage sums over its partitions and the job's wall time.
+struct JobTimings {
+  StageTimes sum;      // summed over partitions
+  double wall_ms = 0;  // submission to completion of the job
+};
+
+// One partition's result. proof: the backend's proof encoding (cpu: snarkjs proof.json text;
+// sim: a token naming job and partition); public_inputs: public.json text (cpu) or empty.
+struct PartitionOutput {
+  std::string proof;
+  std::string public_inputs;
+};
+
+struct JobResult {
+  JobId id = 0;
+  JobState state = JobState::kQueued;
+  std::vector<PartitionOutput> partitions;  // filled when state is kSucceeded
+  // kFailed: the first error's kind and message (kInvalidInput for a bad witness).
+  std::optional<ErrorKind> error_kind;
+  std::string error_message;
+  JobTimings timings;
+  // A global sequence number of completions (1 for the first job to complete): the order in
+  // which jobs finished, for tests and logs.
+  uint64_t completion_seq = 0;
+};
+
+// Thrown by submit when the queue cannot take the job's partitions now (backpressure; the
+// client may retry). Distinct from other kResourceExhausted errors (a job that can never fit).
+class QueueFullError : public Error {
+ public:
+  explicit QueueFullError(const std::string& message)
+      : Error(ErrorKind::kResourceExhausted, message) {}
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,106 @@
+#pragma once
+// Proving keys by id, resident in one tier each: VRAM (on every GPU), pinned host memory,
+// mmap, or disk (not loaded). Each tier has a byte budget. A key is loaded on first use (or by
+// preload) into the best tier the backend offers whose budget can take it, evicting the least
+// recently used keys of that tier that are not in use; a key in use (a KeyHandle alive) is
+// never evicted. A load runs on the calling thread without the store's lock, so proofs of other
+// keys go on; callers wanting the same key wait for the one load.
+//
+// Ownership: the store owns the loaded keys; a KeyHandle shares one (it stays valid even if the
+// store evicts the key afterwards, which it cannot while the handle lives) and must not outlive
+// the store. The backend must outlive the store.
+// Thread-safety: all members may be called from any thread.
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "engine/backend.hpp"
+
+namespace cuzk::engine {
+
+class KeyStore;
+
+// A key in use; movable, releases its reference when destroyed.
+class KeyHandle {
+ public:
+  KeyHandle() = default;
+  KeyHandle(KeyHandle&& o) noexcept;
+  KeyHandle& operator=(KeyHandle&& o) noexcept;
+  KeyHandle(const KeyHandle&) = delete;
+  KeyHandle& operator=(const KeyHandle&) = delete;
+  ~KeyHandle();
+
+  const LoadedKey& key() const { return *key_; }
+  const KeySource& source() const;
+  explicit operator bool() const { return key_ != nullptr; }
+
+ private:
+  friend class KeyStore;
+  KeyStore* store_ = nullptr;
+  std::shared_ptr<void> entry_;  // KeyStore::Entry
+  std::shared_ptr<const LoadedKey> key_;
+  void reset();
+};
+
+struct KeyStatus {
+  KeyId id;
+  KeyTier tier = KeyTier::kDisk;  // kDisk: not loaded
+  uint64_t bytes = 0;
+  int in_use = 0;  // live handles
+  bool loading = false;
+  uint64_t loads = 0;
+};
+
+struct TierUsage {
+  KeyTier tier;
+  uint64_t budget = 0, used = 0;
+};
+
+class KeyStore {
+ public:
+  struct Options {
+    // Budget per tier in bytes; a tier absent or 0 is not used. The VRAM budget is per GPU
+    // (a key in that tier is resident on every GPU) and is subtracted from the partition arena.
+    std::map<KeyTier, uint64_t> budgets;
+  };
+  static std::unique_ptr<KeyStore> create(const Options& options, Backend& backend);
+
+  // Throws kInvalidInput when the id is taken by another source, and what the backend throws
+  // when it cannot size the key (kNotFound: no such file).
+  void register_key(const KeyId& id, const KeySource& source);
+  std::optional<KeySource> source(const KeyId& id) const;
+
+  // Loads if needed. Throws kNotFound (unknown id), kResourceExhausted (no tier can hold it,
+  // even after evicting every key not in use), or the backend's load error.
+  KeyHandle acquire(const KeyId& id);
+  // Loads the key (into the best tier with room) without keeping it in use.
+  void preload(const KeyId& id);
+  // Unloads the key; false when it is in use or loading (nothing changes). kNotFound: unknown.
+  bool evict(const KeyId& id);
+
+  std::vector<KeyStatus> status() const;
+  std::vector<TierUsage> tiers() const;
+  uint64_t budget(KeyTier tier) const;
+
+  struct Entry;  // key_store.cpp
+
+ private:
+  KeyStore(const Options& options, Backend& backend);
+  friend class KeyHandle;
+  void release(Entry& entry);
+
+  Options options_;
+  Backend& backend_;
+  mutable std::mutex mutex_;
+  std::condition_variable loaded_;
+  std::map<KeyId, std::shared_ptr<Entry>> entries_;
+  std::map<KeyTier, uint64_t> used_;
+  uint64_t tick_ = 0;
+};
+
+}  // namespace cuzk::engine

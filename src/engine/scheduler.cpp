@@ -1,0 +1,84 @@
+#include "engine/scheduler.hpp"
+
+#include <string>
+
+namespace cuzk::engine {
+
+std::unique_ptr<Scheduler> Scheduler::create(const Options& options) {
+  if (options.capacity == 0) CUZK_INVALID_INPUT("scheduler: the queue capacity must be > 0");
+  return std::unique_ptr<Scheduler>(new Scheduler(options));
+}
+
+void Scheduler::push_job(std::vector<QueuedPartition> partitions) {
+  if (partitions.empty()) return;
+  if (partitions.size() > options_.capacity) {
+    CUZK_THROW(ErrorKind::kResourceExhausted,
+               "job has " + std::to_string(partitions.size()) +
+                   " partitions, more than the queue can ever hold (" +
+                   std::to_string(options_.capacity) + ")");
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) CUZK_THROW(ErrorKind::kResourceExhausted, "the engine is shutting down");
+    if (queue_.size() + partitions.size() > options_.capacity) {
+      throw QueueFullError("queue full: " + std::to_string(queue_.size()) + " of " +
+                           std::to_string(options_.capacity) + " partitions queued, job needs " +
+                           std::to_string(partitions.size()));
+    }
+    for (auto& p : partitions) queue_.insert(std::move(p));
+  }
+  not_empty_.notify_all();
+}
+
+std::optional<QueuedPartition> Scheduler::pop() {
+  std::unique_lock lock(mutex_);
+  not_empty_.wait(lock, [&] { return closed_ || !queue_.empty(); });
+  if (queue_.empty()) return std::nullopt;
+  auto node = queue_.extract(queue_.begin());
+  return std::move(node.value());
+}
+
+std::vector<QueuedPartition> Scheduler::remove_job(Priority priority, uint64_t job_seq) {
+  std::vector<QueuedPartition> removed;
+  std::lock_guard lock(mutex_);
+  // The job's partitions are contiguous in the order: from (priority, seq, 0) on.
+  QueuedPartition first;
+  first.priority = priority;
+  first.job_seq = job_seq;
+  first.partition = 0;
+  auto it = queue_.lower_bound(first);
+  while (it != queue_.end() && it->priority == priority && it->job_seq == job_seq) {
+    removed.push_back(std::move(queue_.extract(it++).value()));
+  }
+  return removed;
+}
+
+std::vector<QueuedPartition> Scheduler::remove_all() {
+  std::lock_guard lock(mutex_);
+  std::vector<QueuedPartition> removed;
+  removed.reserve(queue_.size());
+  while (!queue_.empty()) removed.push_back(std::move(queue_.extract(queue_.begin()).value()));
+  return removed;
+}
+
+void Scheduler::close() {
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+  }
+  not_empty_.notify_all();
+}
+
+size_t Scheduler::size() const {
+  std::lock_guard lock(mutex_);
+  return queue_.size();
+}
+
+std::vector<size_t> Scheduler::size_by_priority() const {
+  std::vector<size_t> counts(4, 0);
+  std::lock_guard lock(mutex_);
+  for (const auto& p : queue_) ++counts[size_t(p.priority)];
+  return counts;
+}
+
+}  // namespace cuzk::engine

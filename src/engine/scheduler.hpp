@@ -1,0 +1,78 @@
+#pragma once
+// The queue of partitions waiting for a worker: CRITICAL > HIGH > NORMAL > LOW, then the oldest
+// job (submission order), then the lowest partition index. Bounded: a job whose partitions do
+// not fit in the free room now is refused whole with QueueFullError (the service's
+// RESOURCE_EXHAUSTED; retry later), and one with more partitions than the capacity, which can
+// never fit, with a plain kResourceExhausted error that says so.
+//
+// Thread-safety: every member may be called from any thread. pop() blocks until a partition
+// is queued or the queue is closed and empty. Order of calls: create, then any number of
+// push_job / pop / remove_job, then close() (pushes are refused, pops drain what is left and
+// then return nullopt); destroy only after every thread blocked in pop() has returned.
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "engine/job.hpp"
+
+namespace cuzk::engine {
+
+struct JobRecord;  // the engine's per-job state (engine.cpp); opaque here
+
+struct QueuedPartition {
+  Priority priority = Priority::kNormal;
+  uint64_t job_seq = 0;  // submission order of the job: smaller is older
+  uint32_t partition = 0;
+  JobId job = 0;
+  Clock::time_point enqueued{};
+  std::shared_ptr<JobRecord> record;  // may be null (scheduler tests)
+};
+
+class Scheduler {
+ public:
+  struct Options {
+    size_t capacity = 1 << 16;  // partitions
+  };
+  static std::unique_ptr<Scheduler> create(const Options& options);
+
+  // All of `partitions` (one job: same priority and job_seq) or none. Throws QueueFullError
+  // when they do not fit now, Error(kResourceExhausted) when they never can, and
+  // Error(kResourceExhausted) after close().
+  void push_job(std::vector<QueuedPartition> partitions);
+  // The first partition in the order above; nullopt once closed and empty.
+  std::optional<QueuedPartition> pop();
+  // Removes and returns the queued partitions of one job (cancellation).
+  std::vector<QueuedPartition> remove_job(Priority priority, uint64_t job_seq);
+  // Removes and returns everything queued (shutdown by cancellation).
+  std::vector<QueuedPartition> remove_all();
+  void close();
+
+  size_t size() const;
+  size_t capacity() const { return options_.capacity; }
+  // Queued partitions per priority, indexed by Priority's value.
+  std::vector<size_t> size_by_priority() const;
+
+ private:
+  explicit Scheduler(const Options& options) : options_(options) {}
+
+  struct Order {
+    bool operator()(const QueuedPartition& a, const QueuedPartition& b) const {
+      if (a.priority != b.priority) return a.priority > b.priority;
+      if (a.job_seq != b.job_seq) return a.job_seq < b.job_seq;
+      return a.partition < b.partition;
+    }
+  };
+
+  Options options_;
+  mutable std::mutex mutex_;
+  std::condition_variable not_empty_;
+  std::set<QueuedPartition, Order> queue_;
+  bool closed_ = false;
+};
+
+}  // namespace cuzk::engine

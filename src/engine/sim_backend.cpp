@@ -1,0 +1,288 @@
+#include "engine/sim_backend.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace cuzk::engine {
+
+using Micros = std::chrono::duration<double, std::micro>;
+
+struct SimBackend::Device {
+  int index = 0;
+  uint64_t capacity = 0;
+  std::mutex mutex;
+  Clock::time_point copy_free{}, compute_free{};
+  uint64_t arena = 0, key_bytes = 0;
+  double compute_busy_us = 0;
+  // The last use of each slot region still in flight (pruned once it has ended).
+  struct Use {
+    uint64_t offset, bytes, owner;
+    Clock::time_point last_end;
+  };
+  std::vector<Use> uses;
+  uint64_t violations = 0;
+  std::vector<std::string> messages;
+
+  void violation_locked(std::string message) {
+    ++violations;
+    if (messages.size() < 16) messages.push_back("gpu" + std::to_string(index) + ": " + message);
+  }
+  void check_capacity_locked() {
+    if (arena + key_bytes > capacity) {
+      violation_locked("VRAM over-committed: arena " + std::to_string(arena) + " + keys " +
+                       std::to_string(key_bytes) + " > capacity " + std::to_string(capacity));
+    }
+  }
+};
+
+namespace {
+
+class SimEvent : public Event {
+ public:
+  explicit SimEvent(Clock::time_point when) : when_(when) {}
+  bool query() const override { return Clock::now() >= when_; }
+  void synchronize() const override { std::this_thread::sleep_until(when_); }
+  double elapsed_ms_since(const Event& earlier) const override {
+    const auto& e = dynamic_cast<const SimEvent&>(earlier);
+    return std::chrono::duration<double, std::milli>(when_ - e.when_).count();
+  }
+  Clock::time_point when() const { return when_; }
+
+ private:
+  const Clock::time_point when_;
+};
+
+enum class Engine { kCopy, kCompute };
+
+class SimStream : public Stream {
+ public:
+  explicit SimStream(std::shared_ptr<SimBackend::Device> device) : device_(std::move(device)) {}
+  int device() const override { return device_->index; }
+  std::shared_ptr<Event> record() override { return std::make_shared<SimEvent>(tail_); }
+  void wait(const Event& event) override {
+    tail_ = std::max(tail_, dynamic_cast<const SimEvent&>(event).when());
+  }
+  void synchronize() override { std::this_thread::sleep_until(tail_); }
+
+  // Enqueues one operation of `us` microseconds on `engine`, touching `slot` (if bytes > 0).
+  void enqueue(Engine engine, double us, const VramSlot& slot) {
+    auto& d = *device_;
+    std::lock_guard lock(d.mutex);
+    const auto now = Clock::now();
+    auto& engine_free = engine == Engine::kCopy ? d.copy_free : d.compute_free;
+    const auto start = std::max({now, tail_, engine_free});
+    const auto end = start + std::chrono::duration_cast<Clock::duration>(Micros(us));
+    engine_free = tail_ = end;
+    if (engine == Engine::kCompute) d.compute_busy_us += us;
+    if (slot.bytes == 0) return;
+    if (slot.offset + slot.bytes > d.arena) {
+      d.violation_locked("slot [" + std::to_string(slot.offset) + ", +" +
+                         std::to_string(slot.bytes) + ") outside the arena of " +
+                         std::to_string(d.arena) + " bytes");
+    }
+    std::erase_if(d.uses, [&](const SimBackend::Device::Use& u) { return u.last_end <= now; });
+    bool mine = false;
+    for (auto& u : d.uses) {
+      const bool overlap = u.offset < slot.offset + slot.bytes && slot.offset < u.offset + u.bytes;
+      if (!overlap) continue;
+      if (u.owner == slot.owner) {
+        u.last_end = std::max(u.last_end, end);
+        mine = true;
+      } else if (u.last_end > start) {
+        d.violation_locked("slot of owner " + std::to_string(slot.owner) +
+                           " used before the work of owner " + std::to_string(u.owner) +
+                           " on the same bytes ended");
+      }
+    }
+    if (!mine) d.uses.push_back({slot.offset, slot.bytes, slot.owner, end});
+  }
+
+ private:
+  std::shared_ptr<SimBackend::Device> device_;
+  Clock::time_point tail_{};
+};
+
+class SimKey : public LoadedKey {
+ public:
+  SimKey(uint64_t constraints, uint64_t bytes, KeyTier tier,
+         std::vector<std::shared_ptr<SimBackend::Device>> devices)
+      : constraints_(constraints), bytes_(bytes), tier_(tier), devices_(std::move(devices)) {}
+  ~SimKey() override {
+    for (auto& d : devices_) {
+      std::lock_guard lock(d->mutex);
+      d->key_bytes -= bytes_;
+    }
+  }
+  uint64_t bytes() const override { return bytes_; }
+  KeyTier tier() const override { return tier_; }
+  uint64_t constraints() const { return constraints_; }
+
+ private:
+  uint64_t constraints_, bytes_;
+  KeyTier tier_;
+  std::vector<std::shared_ptr<SimBackend::Device>> devices_;  // those it occupies (VRAM tier)
+};
+
+std::string witness_text(const PartitionInput& input) {
+  if (!input.witness) return {};
+  return std::string(input.witness->begin(), input.witness->end());
+}
+
+}  // namespace
+
+class SimWork : public PartitionWork {
+ public:
+  SimWork(SimBackend& backend, uint64_t constraints, std::string witness)
+      : backend_(backend), constraints_(constraints), witness_(std::move(witness)) {}
+  uint64_t vram_bytes() const override {
+    return uint64_t(backend_.options_.slot_bytes_per_constraint * double(constraints_));
+  }
+  void stage(Stream& stream, const VramSlot& slot) override {
+    slot_ = slot;
+    auto& s = dynamic_cast<SimStream&>(stream);
+    s.enqueue(Engine::kCopy, double(vram_bytes()) / backend_.options_.copy_bytes_per_us, slot_);
+  }
+  void compute(Stream& stream) override {
+    auto& s = dynamic_cast<SimStream&>(stream);
+    const double kernels_us =
+        backend_.options_.kernel_ns_per_constraint * double(constraints_) / 1e3;
+    for (double share : {0.2, 0.3, 0.5}) s.enqueue(Engine::kCompute, kernels_us * share, slot_);
+    s.enqueue(Engine::kCopy, backend_.options_.download_us, slot_);
+  }
+  PartitionOutput finish() override {
+    if (backend_.options_.epilogue_us > 0)
+      std::this_thread::sleep_for(Micros(backend_.options_.epilogue_us));
+    {
+      std::lock_guard lock(backend_.finish_mutex_);
+      ++backend_.finish_counts_[witness_];
+    }
+    return {"sim-proof:" + witness_, {}};
+  }
+
+ private:
+  SimBackend& backend_;
+  uint64_t constraints_;
+  std::string witness_;
+  VramSlot slot_;
+};
+
+std::unique_ptr<SimBackend> SimBackend::create(const SimOptions& options) {
+  if (options.gpus < 1 || options.gpus > 64) CUZK_INVALID_INPUT("sim: gpus must be 1..64");
+  if (options.copy_bytes_per_us <= 0 || options.key_load_bytes_per_us <= 0 ||
+      options.kernel_ns_per_constraint < 0) {
+    CUZK_INVALID_INPUT("sim: rates must be positive");
+  }
+  return std::unique_ptr<SimBackend>(new SimBackend(options));
+}
+
+SimBackend::SimBackend(const SimOptions& options) : options_(options) {
+  for (int d = 0; d < options.gpus; ++d) {
+    auto device = std::make_shared<Device>();
+    device->index = d;
+    device->capacity = options.vram_bytes;
+    devices_.push_back(std::move(device));
+  }
+}
+
+SimBackend::~SimBackend() = default;
+
+DeviceDescription SimBackend::describe(int device) const {
+  return {"simulated GPU " + std::to_string(device), devices_.at(size_t(device))->capacity};
+}
+
+void SimBackend::carve_vram_arena(int device, uint64_t bytes) {
+  auto& d = *devices_.at(size_t(device));
+  std::lock_guard lock(d.mutex);
+  if (d.key_bytes + bytes > d.capacity) {
+    CUZK_THROW(ErrorKind::kResourceExhausted, "sim: arena of " + std::to_string(bytes) +
+                                                  " bytes does not fit on gpu" +
+                                                  std::to_string(device));
+  }
+  d.arena = bytes;
+}
+
+std::unique_ptr<Stream> SimBackend::create_stream(int device) {
+  return std::make_unique<SimStream>(devices_.at(size_t(device)));
+}
+
+uint64_t SimBackend::key_bytes(const KeySource& source) const {
+  if (source.sim_constraints == 0) CUZK_INVALID_INPUT("sim: a key needs sim_constraints > 0");
+  return uint64_t(options_.key_bytes_per_constraint * double(source.sim_constraints));
+}
+
+std::shared_ptr<const LoadedKey> SimBackend::load_key(const KeySource& source, KeyTier tier) {
+  const uint64_t bytes = key_bytes(source);
+  std::this_thread::sleep_for(Micros(double(bytes) / options_.key_load_bytes_per_us));
+  std::vector<std::shared_ptr<Device>> occupied;
+  if (tier == KeyTier::kVram) {
+    for (auto& d : devices_) {
+      std::lock_guard lock(d->mutex);
+      d->key_bytes += bytes;
+      d->check_capacity_locked();
+      occupied.push_back(d);
+    }
+  }
+  return std::make_shared<SimKey>(source.sim_constraints, bytes, tier, std::move(occupied));
+}
+
+std::unique_ptr<PartitionWork> SimBackend::prepare(const LoadedKey& key,
+                                                   const PartitionInput& input, int) {
+  auto witness = witness_text(input);
+  if (witness.rfind("bad", 0) == 0) CUZK_INVALID_INPUT("sim: bad witness '" + witness + "'");
+  if (options_.prepare_us > 0) std::this_thread::sleep_for(Micros(options_.prepare_us));
+  auto work = std::make_unique<SimWork>(*this, dynamic_cast<const SimKey&>(key).constraints(),
+                                        std::move(witness));
+  work->synthesis_ms = options_.prepare_us / 1e3;
+  return work;
+}
+
+PartitionOutput SimBackend::prove_on_host(const LoadedKey&, const PartitionInput&,
+                                          const std::atomic<bool>&, StageTimes&) {
+  CUZK_THROW(ErrorKind::kInternal, "sim: partitions run on simulated devices, not on the host");
+}
+
+uint64_t SimBackend::partition_host_bytes(const KeySource& source) const {
+  return uint64_t(options_.host_bytes_per_constraint * double(source.sim_constraints));
+}
+
+uint64_t SimBackend::partition_vram_bytes(const KeySource& source) const {
+  return uint64_t(options_.slot_bytes_per_constraint * double(source.sim_constraints));
+}
+
+uint64_t SimBackend::violations() const {
+  uint64_t total = 0;
+  for (auto& d : devices_) {
+    std::lock_guard lock(d->mutex);
+    total += d->violations;
+  }
+  return total;
+}
+
+std::vector<std::string> SimBackend::violation_messages() const {
+  std::vector<std::string> all;
+  for (auto& d : devices_) {
+    std::lock_guard lock(d->mutex);
+    all.insert(all.end(), d->messages.begin(), d->messages.end());
+  }
+  return all;
+}
+
+double SimBackend::compute_busy_ms(int device) const {
+  auto& d = *devices_.at(size_t(device));
+  std::lock_guard lock(d.mutex);
+  return d.compute_busy_us / 1e3;
+}
+
+uint64_t SimBackend::resident_key_bytes(int device) const {
+  auto& d = *devices_.at(size_t(device));
+  std::lock_guard lock(d.mutex);
+  return d.key_bytes;
+}
+
+std::map<std::string, int> SimBackend::finish_counts() const {
+  std::lock_guard lock(finish_mutex_);
+  return finish_counts_;
+}
+
+}  // namespace cuzk::engine

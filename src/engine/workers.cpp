@@ -1,0 +1,212 @@
+// The worker loops. A GPU worker takes a partition and runs it through
+//   prepare (no lock) → stage (hold mem) → compute (hold compute) → epilogue (no lock)
+// on its own stream (DESIGN.md §2.1); a CPU worker runs the whole proof on the host. Both look
+// at the job's cancel flag at every stage boundary, and every resource a partition holds (host
+// bytes, key handle, VRAM slot) is owned by a scope guard, so an abandoned partition — cancelled,
+// failed or stopped by shutdown — leaves nothing reserved.
+
+#include <chrono>
+
+#include "engine/engine_impl.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+struct Cancelled {};  // thrown to leave a partition at a stage boundary
+
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+// Host bytes of one partition, held from taking it to finishing it.
+class HostHold {
+ public:
+  HostHold(HostBudget& budget, uint64_t bytes, const StopPredicate& stop)
+      : budget_(budget), bytes_(bytes) {
+    if (!budget_.reserve(bytes_, stop)) throw Cancelled{};
+  }
+  ~HostHold() { budget_.release(bytes_); }
+  HostHold(const HostHold&) = delete;
+  HostHold& operator=(const HostHold&) = delete;
+
+ private:
+  HostBudget& budget_;
+  uint64_t bytes_;
+};
+
+// A VRAM slot, handed back on every exit: with a fence event recorded on the owner's stream
+// once uploads or kernels were enqueued, so that the next owner waits for them.
+class SlotHold {
+ public:
+  SlotHold(VramArena& arena, Stream& stream) : arena_(arena), stream_(stream) {}
+  ~SlotHold() { release(); }
+  SlotHold(const SlotHold&) = delete;
+  SlotHold& operator=(const SlotHold&) = delete;
+
+  void set(VramArena::Reservation r) { reservation_ = std::move(r); }
+  const VramArena::Reservation& get() const { return *reservation_; }
+  void mark_touched() { touched_ = true; }
+  void release(std::shared_ptr<const Event> fence = nullptr) {
+    if (!reservation_) return;
+    if (!fence && touched_) fence = stream_.record();
+    arena_.release(reservation_->slot, std::move(fence));
+    reservation_.reset();
+  }
+
+ private:
+  VramArena& arena_;
+  Stream& stream_;
+  std::optional<VramArena::Reservation> reservation_;
+  bool touched_ = false;
+};
+
+}  // namespace
+
+void Engine::Impl::start_workers() {
+  const int devices = backend->device_count();
+  if (devices == 0) {
+    for (int w = 0; w < options.cpu_workers; ++w)
+      workers.emplace_back([this, w] { cpu_worker(w); });
+    return;
+  }
+  for (int d = 0; d < devices; ++d) {
+    for (int w = 0; w < options.workers_per_gpu; ++w) {
+      streams.push_back(backend->create_stream(d));
+    }
+  }
+  for (int d = 0; d < devices; ++d) {
+    for (int w = 0; w < options.workers_per_gpu; ++w) {
+      Stream& stream = *streams[size_t(d * options.workers_per_gpu + w)];
+      workers.emplace_back([this, d, w, &stream] { gpu_worker(d, w, stream); });
+    }
+  }
+}
+
+void Engine::Impl::gpu_worker(int device, int index, Stream& stream) {
+  while (auto item = scheduler->pop()) run_on_gpu(*item, device, index, stream);
+}
+
+void Engine::Impl::cpu_worker(int index) {
+  while (auto item = scheduler->pop()) run_on_cpu(*item, index);
+}
+
+void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index, Stream& stream) {
+  const std::shared_ptr<JobRecord>& job = item.record;
+  TimelineRecord tl{job->id, item.partition, device, index};
+  tl.taken = Clock::now();
+  StageTimes t;
+  t.queue_ms = ms_between(item.enqueued, tl.taken);
+  const StopPredicate stop = [&] { return job->cancelled.load() || stopping.load(); };
+  const auto boundary = [&] {
+    if (stop()) throw Cancelled{};
+  };
+  {
+    std::lock_guard lock(jobs_mutex);
+    if (job->state == JobState::kQueued) job->state = JobState::kRunning;
+  }
+  JobState outcome = JobState::kSucceeded;
+  PartitionOutput output;
+  std::optional<Error> error;
+  try {
+    boundary();
+    HostHold host(memory->host(), job->host_bytes, stop);
+    auto t0 = Clock::now();
+    KeyHandle key = keys->acquire(job->spec.key_id);
+    t.key_load_ms = ms_between(t0, Clock::now());
+    boundary();
+    // prepare: host work, no lock.
+    auto work = backend->prepare(key.key(), job->spec.partitions[item.partition], device);
+    t.synthesis_ms = work->synthesis_ms;
+    tl.prepared = Clock::now();
+    boundary();
+    // stage: under mem, reserve the slot, order the stream after its previous owner's work,
+    // enqueue the uploads. Nothing here waits for the device.
+    GpuLocks& gpu = *locks[size_t(device)];
+    VramArena& arena = memory->vram(device);
+    SlotHold slot(arena, stream);
+    {
+      OrderedLock::Guard mem(gpu.mem);
+      auto reservation = arena.reserve(work->vram_bytes(), stop);
+      if (!reservation) throw Cancelled{};
+      slot.set(std::move(*reservation));
+      for (const auto& fence : slot.get().fences) stream.wait(*fence);
+      slot.mark_touched();
+      work->stage(stream, slot.get().slot);
+    }
+    tl.staged = Clock::now();
+    t.stage_ms = ms_between(tl.prepared, tl.staged);
+    boundary();
+    // compute: under compute, enqueue the kernels and the download; the slot goes back with
+    // the event after them, then this worker waits for its own event only.
+    std::shared_ptr<Event> done;
+    {
+      OrderedLock::Guard compute(gpu.compute);
+      tl.compute_begin = Clock::now();
+      work->compute(stream);
+      done = stream.record();
+    }
+    slot.release(done);
+    done->synchronize();
+    tl.gpu_done = Clock::now();
+    t.gpu_ms = ms_between(tl.compute_begin, tl.gpu_done);
+    boundary();
+    output = work->finish();
+    t.epilogue_ms = ms_between(tl.gpu_done, Clock::now());
+  } catch (const Cancelled&) {
+    outcome = JobState::kCancelled;
+  } catch (const Error& e) {
+    outcome = JobState::kFailed;
+    error = e;
+  } catch (const std::exception& e) {
+    outcome = JobState::kFailed;
+    error = Error(ErrorKind::kInternal, e.what());
+  }
+  tl.finished = Clock::now();
+  tl.outcome = outcome;
+  t.total_ms = ms_between(job->submitted, tl.finished);
+  timeline.add(tl);
+  finish_partition(job, item.partition, outcome, std::move(output), t, error ? &*error : nullptr);
+}
+
+void Engine::Impl::run_on_cpu(const QueuedPartition& item, int index) {
+  const std::shared_ptr<JobRecord>& job = item.record;
+  TimelineRecord tl{job->id, item.partition, -1, index};
+  tl.taken = Clock::now();
+  StageTimes t;
+  t.queue_ms = ms_between(item.enqueued, tl.taken);
+  const StopPredicate stop = [&] { return job->cancelled.load() || stopping.load(); };
+  {
+    std::lock_guard lock(jobs_mutex);
+    if (job->state == JobState::kQueued) job->state = JobState::kRunning;
+  }
+  JobState outcome = JobState::kSucceeded;
+  PartitionOutput output;
+  std::optional<Error> error;
+  try {
+    if (stop()) throw Cancelled{};
+    HostHold host(memory->host(), job->host_bytes, stop);
+    auto t0 = Clock::now();
+    KeyHandle key = keys->acquire(job->spec.key_id);
+    t.key_load_ms = ms_between(t0, Clock::now());
+    if (stop()) throw Cancelled{};
+    tl.prepared = Clock::now();
+    output =
+        backend->prove_on_host(key.key(), job->spec.partitions[item.partition], job->cancelled, t);
+    if (stop()) throw Cancelled{};
+  } catch (const Cancelled&) {
+    outcome = JobState::kCancelled;
+  } catch (const Error& e) {
+    outcome = JobState::kFailed;
+    error = e;
+  } catch (const std::exception& e) {
+    outcome = JobState::kFailed;
+    error = Error(ErrorKind::kInternal, e.what());
+  }
+  tl.finished = Clock::now();
+  tl.outcome = outcome;
+  t.total_ms = ms_between(job->submitted, tl.finished);
+  timeline.add(tl);
+  finish_partition(job, item.partition, outcome, std::move(output), t, error ? &*error : nullptr);
+}
+
+}  // namespace cuzk::engine
