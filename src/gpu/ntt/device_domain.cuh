@@ -91,40 +91,20 @@ void DeviceDomain<Fr>::combine(Fr* a, const Fr* b, const Fr* c, const Fr& factor
   CUZK_CHECK_LAUNCH();
 }
 
-// Standard form → Montgomery form: x·R²·R⁻¹ = x·R, one product by the constant R².
-template <class Fr>
-ScaleSpec<Fr> input_conversion(const NttConfig& config) {
-  ScaleSpec<Fr> s;
-  if (!config.inputs_montgomery) {
-    s.has_constant = true;
-    s.constant = Fr::from_montgomery(Fr::kR2);
-  }
-  return s;
-}
-
 template <class Fr>
 void DeviceDomain<Fr>::forward(std::span<Fr> values, const NttConfig& config) const {
   check_buffer(values, "forward");
-  ScaleSpec<Fr> pre = input_conversion<Fr>(config);
-  if (config.coset) pre.table = PowerTable::kCosetForward;
-  const auto steps = transform_steps<Fr>(log_size(), false, config.input_order, config.output_order,
-                                         pre, ScaleSpec<Fr>{});
-  run(steps, values.data(), config.stream);
+  run(forward_steps<Fr>(log_size(), config.input_order, config.output_order, config.coset,
+                        config.inputs_montgomery),
+      values.data(), config.stream);
 }
 
 template <class Fr>
 void DeviceDomain<Fr>::inverse(std::span<Fr> values, const NttConfig& config) const {
   check_buffer(values, "inverse");
-  ScaleSpec<Fr> post;
-  if (config.coset) {
-    post.table = PowerTable::kCosetInverse;  // n⁻¹·g^(−i)
-  } else {
-    post.has_constant = true;
-    post.constant = host_.size_inv();
-  }
-  const auto steps = transform_steps<Fr>(log_size(), true, config.input_order, config.output_order,
-                                         input_conversion<Fr>(config), post);
-  run(steps, values.data(), config.stream);
+  run(inverse_steps<Fr>(log_size(), config.input_order, config.output_order, config.coset,
+                        config.inputs_montgomery, host_.size_inv()),
+      values.data(), config.stream);
 }
 
 }  // namespace cuzk::gpu::ntt

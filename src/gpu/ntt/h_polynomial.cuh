@@ -1,11 +1,7 @@
 #pragma once
 // The GPU H evaluations (ntt.hpp): the schedules of src/ntt/h_polynomial.hpp on the device.
 //
-// Values on H → values on the coset, for each of a, b, c: an inverse transform natural →
-// bit-reversed (DIF) and a coset forward transform bit-reversed → natural (DIT), no permutation
-// in between. The inverse's n⁻¹ and the coset's g^i multiply the same element between the two,
-// so they are one table, n⁻¹·g^i, applied as the DIT's first pass loads: 2M per element
-// instead of 3M.
+// Both start with values_to_coset_steps (plan.hpp) on each of a, b, c.
 
 #include <span>
 #include <string>
@@ -30,26 +26,14 @@ void check_h_inputs(const DeviceDomain<Fr>& domain, Convention expected, std::sp
   domain.check_buffer(c, operation);
 }
 
-template <class Fr>
-void values_to_coset(const DeviceDomain<Fr>& domain, std::span<Fr> values, cudaStream_t stream) {
-  const unsigned log_n = domain.log_size();
-  const auto inverse =
-      transform_steps<Fr>(log_n, true, Order::kNatural, Order::kBitReversed, {}, {});
-  ScaleSpec<Fr> shift;
-  shift.table = PowerTable::kInverseThenCoset;
-  const auto coset_forward =
-      transform_steps<Fr>(log_n, false, Order::kBitReversed, Order::kNatural, shift, {});
-  domain.run(inverse, values.data(), stream);
-  domain.run(coset_forward, values.data(), stream);
-}
-
 }  // namespace detail
 
 template <class Fr>
 void snarkjs_h_scalars(const DeviceDomain<Fr>& domain, std::span<Fr> a, std::span<Fr> b,
                        std::span<Fr> c, cudaStream_t stream) {
   detail::check_h_inputs(domain, Convention::kSnarkjs, a, b, c, "snarkjs_h_scalars");
-  for (std::span<Fr> values : {a, b, c}) detail::values_to_coset(domain, values, stream);
+  const auto coset_steps = values_to_coset_steps<Fr>(domain.log_size());
+  for (std::span<Fr> values : {a, b, c}) domain.run(coset_steps, values.data(), stream);
   domain.combine(a.data(), b.data(), c.data(), Fr::one(), stream);
 }
 
@@ -57,7 +41,8 @@ template <class Fr>
 void bellman_h_coefficients(const DeviceDomain<Fr>& domain, std::span<Fr> a, std::span<Fr> b,
                             std::span<Fr> c, cudaStream_t stream) {
   detail::check_h_inputs(domain, Convention::kBellman, a, b, c, "bellman_h_coefficients");
-  for (std::span<Fr> values : {a, b, c}) detail::values_to_coset(domain, values, stream);
+  const auto coset_steps = values_to_coset_steps<Fr>(domain.log_size());
+  for (std::span<Fr> values : {a, b, c}) domain.run(coset_steps, values.data(), stream);
   // Z(g·ω^i) = g^n − 1 for every i (as the CPU reference computes it).
   const auto& host = domain.host_domain();
   const Fr z_on_coset = host.coset_shift().pow(uint64_t(host.size())) - Fr::one();

@@ -218,4 +218,57 @@ std::vector<Step<Fr>> transform_steps(unsigned log_n, bool inverse_root, Order i
   return steps;
 }
 
+// Standard form → Montgomery form: x·R²·R⁻¹ = x·R, one product by the constant R².
+template <class Fr>
+ScaleSpec<Fr> input_conversion(bool inputs_montgomery) {
+  ScaleSpec<Fr> s;
+  if (!inputs_montgomery) {
+    s.has_constant = true;
+    s.constant = Fr::from_montgomery(Fr::kR2);
+  }
+  return s;
+}
+
+// The schedules of the operations of DeviceDomain (ntt.hpp), shared with the host emulation.
+// Forward: the coset factor g^i and the input conversion on the way in.
+template <class Fr>
+std::vector<Step<Fr>> forward_steps(unsigned log_n, Order in, Order out, bool coset,
+                                    bool inputs_montgomery) {
+  ScaleSpec<Fr> pre = input_conversion<Fr>(inputs_montgomery);
+  if (coset) pre.table = PowerTable::kCosetForward;
+  return transform_steps<Fr>(log_n, false, in, out, pre, ScaleSpec<Fr>{});
+}
+
+// Inverse: n⁻¹ (or the coset table n⁻¹·g^(−i)) on the way out.
+template <class Fr>
+std::vector<Step<Fr>> inverse_steps(unsigned log_n, Order in, Order out, bool coset,
+                                    bool inputs_montgomery, const Fr& size_inv) {
+  ScaleSpec<Fr> post;
+  if (coset) {
+    post.table = PowerTable::kCosetInverse;
+  } else {
+    post.has_constant = true;
+    post.constant = size_inv;
+  }
+  return transform_steps<Fr>(log_n, true, in, out, input_conversion<Fr>(inputs_montgomery), post);
+}
+
+// Values on H (natural) → values on the coset (natural), the first step of both H evaluations:
+// an inverse transform natural → bit-reversed (DIF) and a coset forward transform
+// bit-reversed → natural (DIT), no permutation in between. The inverse's n⁻¹ and the coset's
+// g^i multiply the same element between the two, so they are one table, n⁻¹·g^i, applied as
+// the DIT's first pass loads: 2M per element instead of 3M.
+template <class Fr>
+std::vector<Step<Fr>> values_to_coset_steps(unsigned log_n) {
+  std::vector<Step<Fr>> steps =
+      transform_steps<Fr>(log_n, true, Order::kNatural, Order::kBitReversed, {}, {});
+  ScaleSpec<Fr> shift;
+  shift.table = PowerTable::kInverseThenCoset;
+  for (const Step<Fr>& s :
+       transform_steps<Fr>(log_n, false, Order::kBitReversed, Order::kNatural, shift, {})) {
+    steps.push_back(s);
+  }
+  return steps;
+}
+
 }  // namespace cuzk::gpu::ntt

@@ -1,0 +1,191 @@
+// bench_gpu_ntt: device time of the forward NTT (natural → bit-reversed, the prover's form)
+// and of both H evaluations, for both curves, data resident on the device. Each measurement is
+// one warm-up run, then --runs timed runs, each between two CUDA events on one stream.
+// Prints a table and, with --json <file>, writes results in the shape of DESIGN.md §6.
+//
+//   bench_gpu_ntt [--json FILE] [--runs N] [--no-h] [LOG_N ...]     (default sizes 20 24 27)
+//
+// The commit and date in the JSON come from CUZK_BENCH_COMMIT and CUZK_BENCH_DATE
+// (scripts/gpu-bench.sh sets both), or "unknown" and today's UTC date.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpu/device_info.hpp"
+#include "gpu/device_memory.hpp"
+#include "gpu/ntt/ntt.hpp"
+#include "gpu/stream.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+using namespace cuzk;
+using gpu::ntt::Convention;
+using gpu::ntt::DeviceDomain;
+
+struct Options {
+  std::string json_path;
+  int runs = 5;
+  bool h = true;
+  std::vector<unsigned> log_sizes;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--json" && i + 1 < argc) {
+      o.json_path = argv[++i];
+    } else if (arg == "--runs" && i + 1 < argc) {
+      o.runs = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--no-h") {
+      o.h = false;
+    } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
+      o.log_sizes.push_back(unsigned(std::atoi(arg.c_str())));
+    } else {
+      CUZK_INVALID_INPUT("bench_gpu_ntt: unknown argument '" + arg +
+                         "' (usage: [--json FILE] [--runs N] [--no-h] [LOG_N ...])");
+    }
+  }
+  if (o.log_sizes.empty()) o.log_sizes = {20, 24, 27};
+  return o;
+}
+
+std::string env_or(const char* name, std::string fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
+}
+
+std::string today_utc() {
+  const std::time_t now = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+struct Timing {
+  double median_ms, min_ms, max_ms;
+};
+
+// One warm-up, then `runs` timed runs of `work` (which enqueues on `stream`).
+template <class Work>
+Timing time_on_stream(const gpu::Stream& stream, int runs, Work work) {
+  work();
+  stream.synchronize();
+  gpu::Event start(true), end(true);
+  std::vector<double> ms;
+  for (int r = 0; r < runs; ++r) {
+    start.record(stream);
+    work();
+    end.record(stream);
+    end.synchronize();
+    ms.push_back(gpu::Event::elapsed_ms(start, end));
+  }
+  std::sort(ms.begin(), ms.end());
+  const size_t m = ms.size();
+  const double median = m % 2 == 1 ? ms[m / 2] : (ms[m / 2 - 1] + ms[m / 2]) / 2;
+  return {median, ms.front(), ms.back()};
+}
+
+// Random field elements: 2^16 drawn, repeated over the buffer (values do not change timing).
+template <class Fr>
+void fill_random(gpu::DeviceBuffer<Fr>& buffer, const gpu::Stream& stream, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Fr> host(buffer.size());
+  const size_t distinct = std::min<size_t>(host.size(), size_t(1) << 16);
+  for (size_t i = 0; i < distinct; ++i) host[i] = Fr::random(rng);
+  for (size_t i = distinct; i < host.size(); ++i) host[i] = host[i % distinct];
+  buffer.upload(host, stream);
+  stream.synchronize();
+}
+
+template <class Fr>
+void bench_curve(const std::string& curve, const Options& o, nlohmann::json& results) {
+  gpu::Stream stream;
+  for (unsigned log_n : o.log_sizes) {
+    auto add = [&](const std::string& op, const Timing& t) {
+      std::printf("%-10s %-10s 2^%-3u %10.3f %10.3f %10.3f %5d\n", op.c_str(), curve.c_str(), log_n,
+                  t.median_ms, t.min_ms, t.max_ms, o.runs);
+      std::fflush(stdout);
+      results.push_back({{"op", op},
+                         {"curve", curve},
+                         {"log_n", log_n},
+                         {"shape", "random"},
+                         {"median_ms", t.median_ms},
+                         {"min_ms", t.min_ms},
+                         {"max_ms", t.max_ms},
+                         {"runs", o.runs}});
+    };
+    const size_t n = size_t(1) << log_n;
+    auto a = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
+    fill_random(a, stream, 1);
+    {
+      const DeviceDomain<Fr> domain(log_n, Convention::kSnarkjs);
+      gpu::ntt::NttConfig config;
+      config.stream = stream;
+      config.output_order = gpu::ntt::Order::kBitReversed;
+      add("ntt", time_on_stream(stream, o.runs, [&] { domain.forward({a.data(), n}, config); }));
+    }
+    if (!o.h) continue;
+    auto b = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
+    auto c = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
+    fill_random(b, stream, 2);
+    fill_random(c, stream, 3);
+    for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
+      const DeviceDomain<Fr> domain(log_n, convention);
+      const bool snarkjs = convention == Convention::kSnarkjs;
+      add(snarkjs ? "h_snarkjs" : "h_bellman", time_on_stream(stream, o.runs, [&] {
+            if (snarkjs) {
+              gpu::ntt::snarkjs_h_scalars<Fr>(domain, {a.data(), n}, {b.data(), n}, {c.data(), n},
+                                              stream);
+            } else {
+              gpu::ntt::bellman_h_coefficients<Fr>(domain, {a.data(), n}, {b.data(), n},
+                                                   {c.data(), n}, stream);
+            }
+          }));
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Options o = parse(argc, argv);
+  if (gpu::device_count() == 0) {
+    std::fprintf(stderr, "bench_gpu_ntt: no CUDA device\n");
+    return 1;
+  }
+  const gpu::DeviceInfo info = gpu::device_info(0);
+  std::printf("device: %s\n", gpu::describe(info).c_str());
+  std::printf("%-10s %-10s %-5s %10s %10s %10s %5s\n", "op", "curve", "size", "median_ms", "min_ms",
+              "max_ms", "runs");
+  nlohmann::json results = nlohmann::json::array();
+  bench_curve<bls12_381::Fr>("bls12_381", o, results);
+  bench_curve<bn254::Fr>("bn254", o, results);
+
+  std::string command = "bench_gpu_ntt";
+  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+  const nlohmann::json doc = {{"device", info.name},
+                              {"commit", env_or("CUZK_BENCH_COMMIT", "unknown")},
+                              {"date", env_or("CUZK_BENCH_DATE", today_utc())},
+                              {"command", command},
+                              {"results", results}};
+  if (!o.json_path.empty()) {
+    std::ofstream out(o.json_path);
+    out << doc.dump(1) << "\n";
+    if (!out) CUZK_INVALID_INPUT("bench_gpu_ntt: cannot write " + o.json_path);
+  }
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "bench_gpu_ntt: %s\n", e.what());
+  return 1;
+}

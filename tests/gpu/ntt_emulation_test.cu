@@ -1,0 +1,136 @@
+// Host checks of the GPU NTT's index math, no GPU needed: the pass geometry covers every
+// element once, and the kernels' per-element functions, run on the host in the kernels' loop
+// order over the device's tables and schedules, equal the CPU reference bit for bit.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tests/gpu/ntt_support.cuh"
+
+namespace cuzk::gpu::ntt::test {
+namespace {
+
+// Every pass of every size maps (tile, element) onto the positions one to one, within the
+// shared-memory budget, and the stage counts add up.
+TEST(NttPlan, PassesCoverEveryPositionOnce) {
+  for (unsigned log_n = 0; log_n <= Tuning::kMaxLogSize; ++log_n) {
+    const auto shapes = pass_shapes(log_n);
+    unsigned stages = 0;
+    for (const PassShape& s : shapes) {
+      stages += s.stages;
+      ASSERT_LE(s.stages, Tuning::kMaxPassStages) << "log_n " << log_n;
+      ASSERT_LE(s.stages + s.log_lanes, Tuning::kLogTileElements) << "log_n " << log_n;
+      ASSERT_EQ(uint64_t(s.tiles()) * s.tile_elements(), uint64_t(1) << log_n);
+      if (log_n > 18) continue;  // exhaustive coverage on the smaller sizes only
+      std::vector<uint8_t> seen(size_t(1) << log_n, 0);
+      std::vector<uint8_t> slot_seen(s.tile_elements());
+      for (uint32_t t = 0; t < s.tiles(); ++t) {
+        std::fill(slot_seen.begin(), slot_seen.end(), 0);
+        for (uint32_t e = 0; e < s.tile_elements(); ++e) {
+          const TileElement el = s.element(t, e);
+          ASSERT_LT(el.position, seen.size());
+          ASSERT_EQ(seen[el.position]++, 0) << "log_n " << log_n << " position " << el.position;
+          ASSERT_EQ(slot_seen[el.slot]++, 0) << "log_n " << log_n << " slot " << el.slot;
+        }
+      }
+    }
+    EXPECT_EQ(stages, log_n);
+  }
+}
+
+template <class Fr>
+class NttEmulation : public ::testing::Test {};
+using ScalarFields = ::testing::Types<bls12_381::Fr, bn254::Fr>;
+TYPED_TEST_SUITE(NttEmulation, ScalarFields);
+
+// Every operation and order pair, both conventions, up to 2^14 (one and two passes).
+TYPED_TEST(NttEmulation, TransformsMatchCpu) {
+  using Fr = TypeParam;
+  auto rng = cuzk::test::rng("ntt-emulation-transforms");
+  for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
+    for (unsigned log_n = 0; log_n <= 14; ++log_n) {
+      const Domain<Fr> domain(log_n, convention);
+      const HostTables<Fr> tables = build_tables(domain);
+      const auto input = random_vector<Fr>(domain.size(), rng);
+      for (Op op : kOps) {
+        for (Order in : kOrders) {
+          for (Order out : kOrders) {
+            auto expected = input, actual = input;
+            cpu_apply(domain, op, expected, in, out);
+            emulate<Fr>(tables, op_steps(domain, op, in, out), actual);
+            const std::string context = std::string(name(convention)) + " 2^" +
+                                        std::to_string(log_n) + " " + name(op) + " " + name(in) +
+                                        "->" + name(out);
+            ASSERT_EQ(count_mismatches(expected, actual, context), 0u) << context;
+          }
+        }
+      }
+    }
+  }
+}
+
+// Three passes (2^21 = 7 + 7 + 7 stages): a DIF with standard-form input on BLS12-381, a coset
+// DIT inverse on BN254 (one check per field keeps the host time down).
+TYPED_TEST(NttEmulation, ThreePassesMatchCpu) {
+  using Fr = TypeParam;
+  auto rng = cuzk::test::rng("ntt-emulation-three-passes");
+  const unsigned log_n = 21;
+  ASSERT_EQ(pass_shapes(log_n).size(), 3u);
+  const Domain<Fr> domain(log_n, Convention::kSnarkjs);
+  const HostTables<Fr> tables = build_tables(domain);
+  const auto input = random_vector<Fr>(domain.size(), rng);
+  auto expected = input, actual = input;
+  if constexpr (std::is_same_v<Fr, bls12_381::Fr>) {
+    // Canonical integers in, Montgomery out.
+    for (auto& x : actual) x = Fr::from_montgomery(x.to_int());
+    domain.forward(expected, Order::kNatural, Order::kBitReversed);
+    emulate<Fr>(tables, op_steps(domain, Op::kForward, Order::kNatural, Order::kBitReversed, false),
+                actual);
+    EXPECT_EQ(count_mismatches(expected, actual, "2^21 forward N->BR, standard-form input"), 0u);
+  } else {
+    domain.coset_inverse(expected, Order::kBitReversed, Order::kNatural);
+    emulate<Fr>(tables, op_steps(domain, Op::kCosetInverse, Order::kBitReversed, Order::kNatural),
+                actual);
+    EXPECT_EQ(count_mismatches(expected, actual, "2^21 coset_inverse BR->N"), 0u);
+  }
+}
+
+// The H evaluations' schedules (values_to_coset_steps, the combination, the final coset
+// inverse) against the CPU functions.
+TYPED_TEST(NttEmulation, HPolynomialsMatchCpu) {
+  using Fr = TypeParam;
+  auto rng = cuzk::test::rng("ntt-emulation-h");
+  for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
+    for (unsigned log_n : {1u, 5u, 10u, 11u, 13u}) {
+      const Domain<Fr> domain(log_n, convention);
+      const HostTables<Fr> tables = build_tables(domain);
+      const size_t n = domain.size();
+      auto a = random_vector<Fr>(n, rng), b = random_vector<Fr>(n, rng),
+           c = random_vector<Fr>(n, rng);
+      auto ea = a, eb = b, ec = c;
+      const auto coset = values_to_coset_steps<Fr>(log_n);
+      for (auto* v : {&a, &b, &c}) emulate<Fr>(tables, coset, *v);
+      Fr factor = Fr::one();
+      if (convention == Convention::kSnarkjs) {
+        cuzk::ntt::snarkjs_h_scalars<Fr>(domain, ea, eb, ec);
+      } else {
+        cuzk::ntt::bellman_h_coefficients<Fr>(domain, ea, eb, ec);
+        factor = (domain.coset_shift().pow(uint64_t(n)) - Fr::one()).inverse();
+      }
+      for (size_t i = 0; i < n; ++i) a[i] = (a[i] * b[i] - c[i]) * factor;
+      if (convention == Convention::kBellman) {
+        emulate<Fr>(tables, op_steps(domain, Op::kCosetInverse, Order::kNatural, Order::kNatural),
+                    a);
+      }
+      const std::string context =
+          std::string("H ") + name(convention) + " 2^" + std::to_string(log_n);
+      EXPECT_EQ(count_mismatches(ea, a, context), 0u) << context;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::gpu::ntt::test
