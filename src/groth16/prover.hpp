@@ -20,6 +20,7 @@
 // thread and oneTBB workers.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -37,6 +38,9 @@ struct ProveOptions {
   // The constraint system of the key, to name the first unsatisfied constraint of a bad
   // witness. Not owned; must outlive the call.
   const formats::R1cs<Curve>* r1cs = nullptr;
+  // Called at the start of each stage with its name ("H", "MSM B2", ...), on the calling
+  // thread: for progress reports of long proofs. May be empty.
+  std::function<void(const char* stage)> on_stage;
 };
 
 // Wall-clock milliseconds per stage.
@@ -44,6 +48,7 @@ struct ProveTimings {
   double witness_check_ms = 0;  // length, constant wire, and the .r1cs check when given
   double abc_ms = 0;            // a, b from the coefficients, c = a∘b
   double h_ms = 0;              // odd-coset NTTs and the H scalars
+  // msm_c_ms is the query of the private wires: C in a .zkey, L in a bellman .params.
   double msm_a_ms = 0, msm_b1_ms = 0, msm_b2_ms = 0, msm_c_ms = 0, msm_h_ms = 0;
   double epilogue_ms = 0;     // blinding, affine conversion
   double self_verify_ms = 0;  // the proof against the key's verifying key

@@ -10,9 +10,9 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_invoke.h>
 
 #include "groth16/fixed_base.hpp"
+#include "groth16/qap.hpp"
 #include "groth16/randomness.hpp"
 #include "ntt/curves.hpp"
 #include "util/error.hpp"
@@ -28,17 +28,6 @@ void batch_inverse_parallel(std::span<Fr> values) {
                     [&](const tbb::blocked_range<size_t>& range) {
                       Fr::batch_inverse(values.subspan(range.begin(), range.size()));
                     });
-}
-
-// Σ_c M[c][j]·L_c into out[j], over the rows of one matrix (serial: rows share wires).
-template <class Fr>
-void accumulate_matrix(const formats::SparseMatrix<Fr>& m, std::span<const Fr> lagrange,
-                       std::span<Fr> out) {
-  for (size_t row = 0; row < m.rows(); ++row) {
-    const auto columns = m.row_columns(row);
-    const auto values = m.row_values(row);
-    for (size_t t = 0; t < columns.size(); ++t) out[columns[t]] += values[t] * lagrange[row];
-  }
 }
 
 template <class Curve>
@@ -100,38 +89,11 @@ formats::Groth16Zkey<Curve> setup(const formats::R1cs<Curve>& r1cs,
   const Fr& tau = waste.tau;
   const Fr tau_n = tau.pow(uint64_t(n));
 
-  // Lagrange basis of the N-domain at τ: the vanishing polynomial is x^N − 1, its derivative at
-  // ω^c is N·ω^(−c), so L_c(τ) = (τ^N − 1)·ω^c / (N·(τ − ω^c)). Rows past the binding rows
-  // carry no terms and are not needed. 3M per row plus the batch inversion (3M).
-  const size_t rows = size_t(n_constraints) + n_public + 1;
-  std::vector<Fr> lagrange(rows), denominators(rows);
-  ntt::fill_powers(std::span<Fr>(lagrange), domain.omega());
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, 1 << 14),
-                    [&](const tbb::blocked_range<size_t>& range) {
-                      for (size_t c = range.begin(); c != range.end(); ++c) {
-                        denominators[c] = tau - lagrange[c];
-                      }
-                    });
-  batch_inverse_parallel(std::span<Fr>(denominators));
-  const Fr lagrange_factor = (tau_n - Fr::one()) * n_inv;
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, 1 << 14),
-                    [&](const tbb::blocked_range<size_t>& range) {
-                      for (size_t c = range.begin(); c != range.end(); ++c) {
-                        lagrange[c] *= lagrange_factor * denominators[c];
-                      }
-                    });
-  std::vector<Fr>().swap(denominators);
-
-  // u_j, v_j, w_j at τ; the binding row nConstraints + j adds L to u_j.
-  std::vector<Fr> u(n_vars, Fr::zero()), v(n_vars, Fr::zero()), w(n_vars, Fr::zero());
-  tbb::parallel_invoke(
-      [&] {
-        accumulate_matrix(r1cs.a, std::span<const Fr>(lagrange), std::span<Fr>(u));
-        for (uint32_t j = 0; j <= n_public; ++j) u[j] += lagrange[n_constraints + j];
-      },
-      [&] { accumulate_matrix(r1cs.b, std::span<const Fr>(lagrange), std::span<Fr>(v)); },
-      [&] { accumulate_matrix(r1cs.c, std::span<const Fr>(lagrange), std::span<Fr>(w)); });
-  std::vector<Fr>().swap(lagrange);
+  // u_j, v_j, w_j at τ (qap.hpp), the binding rows included.
+  QapAtTau<Fr> qap = qap_at_tau(r1cs, domain, tau);
+  std::vector<Fr>& u = qap.u;
+  std::vector<Fr>& v = qap.v;
+  std::vector<Fr>& w = qap.w;
 
   // IC and C scalars: (β·u_j + α·v_j + w_j)/γ for public wires, /δ for private ones. 3M each.
   const Fr gamma_inv = waste.gamma.inverse();
