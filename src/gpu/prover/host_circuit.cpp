@@ -1,0 +1,141 @@
+// Host-side construction of the compact constraint matrices (host_circuit.hpp), both curves.
+
+#include "gpu/prover/host_circuit.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "groth16/setup.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::gpu::prover {
+
+namespace {
+
+// The terms of one matrix of the zkey's coefficient section as a CSR (counting sort by row,
+// file order kept within a row).
+template <class Fr>
+CompactMatrix<Fr> zkey_matrix(std::span<const formats::ZkeyCoefficient<Fr>> coefficients,
+                              uint32_t matrix, uint32_t n_vars, const RowSplit& split) {
+  uint32_t rows = 0;
+  size_t nnz = 0;
+  for (const auto& t : coefficients) {
+    if (t.matrix != matrix) continue;
+    rows = std::max(rows, t.row + 1);
+    ++nnz;
+  }
+  std::vector<uint64_t> row_start(size_t(rows) + 1, 0);
+  for (const auto& t : coefficients) {
+    if (t.matrix == matrix) ++row_start[t.row + 1];
+  }
+  for (size_t r = 0; r < rows; ++r) row_start[r + 1] += row_start[r];
+  std::vector<uint64_t> next(row_start.begin(), row_start.end() - 1);
+  std::vector<uint32_t> column(nnz);
+  std::vector<Fr> value(nnz);
+  for (const auto& t : coefficients) {
+    if (t.matrix != matrix) continue;
+    const uint64_t k = next[t.row]++;
+    column[k] = t.wire;
+    value[k] = t.value;
+  }
+  return compact_matrix<Fr>(row_start, column, value, n_vars, split);
+}
+
+// An .r1cs matrix with its values moved to c·R², and `binding_rows` extra rows where row
+// rows() + j holds wire j with coefficient 1 (only for A).
+template <class Fr>
+CompactMatrix<Fr> r1cs_matrix(const formats::SparseMatrix<Fr>& m, uint32_t binding_rows,
+                              uint32_t n_vars, const RowSplit& split) {
+  // Montgomery(c) = c·R as limbs; times R² as a Montgomery factor: c·R·R²·R⁻¹ = c·R².
+  const Fr r2 = Fr::from_montgomery(Fr::kR2);
+  const size_t nnz = m.nnz();
+  std::vector<uint64_t> row_start(m.row_start.begin(), m.row_start.end());
+  if (row_start.empty()) row_start.push_back(0);
+  std::vector<uint32_t> column(m.column.begin(), m.column.end());
+  std::vector<Fr> value(nnz + binding_rows);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, nnz, 1 << 14),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      for (size_t t = range.begin(); t != range.end(); ++t) {
+                        value[t] = m.value[t] * r2;
+                      }
+                    });
+  for (uint32_t j = 0; j < binding_rows; ++j) {
+    column.push_back(j);
+    value[nnz + j] = r2;  // the coefficient 1
+    row_start.push_back(row_start.back() + 1);
+  }
+  return compact_matrix<Fr>(row_start, column, value, n_vars, split);
+}
+
+}  // namespace
+
+template <class Curve>
+HostCircuit<typename Curve::Fr> host_circuit_from_zkey(const formats::Groth16Zkey<Curve>& key,
+                                                       const RowSplit& split) {
+  using Fr = typename Curve::Fr;
+  HostCircuit<Fr> c;
+  c.domain_size = key.header.domain_size;
+  c.n_vars = key.header.n_vars;
+  c.n_public = key.header.n_public;
+  const std::span<const formats::ZkeyCoefficient<Fr>> coefficients(key.coefficients);
+  for (size_t i = 0; i < coefficients.size(); ++i) {
+    const auto& t = coefficients[i];
+    if (t.matrix > 1 || t.row >= c.domain_size) {
+      CUZK_INVALID_INPUT("zkey coefficient " + std::to_string(i) + ": matrix " +
+                         std::to_string(t.matrix) + ", row " + std::to_string(t.row) +
+                         " (the domain has " + std::to_string(c.domain_size) + " rows)");
+    }
+  }
+  c.a = zkey_matrix<Fr>(coefficients, 0, c.n_vars, split);
+  c.b = zkey_matrix<Fr>(coefficients, 1, c.n_vars, split);
+  return c;
+}
+
+template <class Curve>
+HostCircuit<typename Curve::Fr> host_circuit_from_r1cs(const formats::R1cs<Curve>& r1cs,
+                                                       uint32_t domain_size,
+                                                       const RowSplit& split) {
+  using Fr = typename Curve::Fr;
+  const auto& h = r1cs.header;
+  const uint64_t rows = uint64_t(h.n_constraints) + h.n_public() + 1;
+  if (domain_size == 0) {
+    const uint32_t log_n = groth16::snarkjs_domain_log_size(h.n_constraints, h.n_public());
+    if (log_n > 31) CUZK_INVALID_INPUT("the circuit needs a domain beyond 2^31");
+    domain_size = uint32_t(1) << log_n;
+  }
+  if (!std::has_single_bit(domain_size) || rows > domain_size) {
+    CUZK_INVALID_INPUT(std::to_string(h.n_constraints) + " constraints and " +
+                       std::to_string(h.n_public() + 1) +
+                       " binding rows do not fit a domain of size " + std::to_string(domain_size));
+  }
+  for (const auto* m : {&r1cs.a, &r1cs.b, &r1cs.c}) {
+    if (m->rows() != h.n_constraints) {
+      CUZK_INVALID_INPUT("the .r1cs matrices have " + std::to_string(m->rows()) + " rows for " +
+                         std::to_string(h.n_constraints) + " constraints");
+    }
+  }
+  HostCircuit<Fr> c;
+  c.domain_size = domain_size;
+  c.n_vars = h.n_wires;
+  c.n_public = h.n_public();
+  c.a = r1cs_matrix(r1cs.a, h.n_public() + 1, c.n_vars, split);
+  c.b = r1cs_matrix(r1cs.b, 0, c.n_vars, split);
+  c.c = r1cs_matrix(r1cs.c, 0, c.n_vars, split);
+  return c;
+}
+
+#define CUZK_HOST_CIRCUIT_FOR_CURVE(Curve)                                \
+  template HostCircuit<typename Curve::Fr> host_circuit_from_zkey<Curve>( \
+      const formats::Groth16Zkey<Curve>&, const RowSplit&);               \
+  template HostCircuit<typename Curve::Fr> host_circuit_from_r1cs<Curve>( \
+      const formats::R1cs<Curve>&, uint32_t, const RowSplit&);
+
+CUZK_HOST_CIRCUIT_FOR_CURVE(formats::Bn254)
+CUZK_HOST_CIRCUIT_FOR_CURVE(formats::Bls12_381)
+
+}  // namespace cuzk::gpu::prover
