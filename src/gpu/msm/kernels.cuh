@@ -1,0 +1,178 @@
+#pragma once
+// The kernels of the GPU MSM (device code; included by msm_impl.cuh only). Each is a thin
+// wrapper around the per-thread work of thread_work.hpp, which a host test runs too.
+//
+// Pipeline of one MSM (msm_impl.cuh enqueues it):
+//   to_canonical     Montgomery scalars → integers (skipped for canonical input)
+//   digits           per (scalar, window of the pass): sort key and value (digits.hpp)
+//   CUB radix sort   by key: each bucket's entries become one contiguous run
+//   count_nonzero    where the zero digits (sentinel keys) begin
+//   accumulate       thread t adds sorted entries [tL, tL + L) into XYZZ sums, one per run of
+//                    equal keys, whatever the buckets' lengths (skewed scalars do not
+//                    serialize): runs that begin inside the range go into their bucket, the run
+//                    the range begins with (possibly begun earlier) into a partial slot
+//   combine_partials the partial slots, the same way, 32 per thread, level after level, until
+//                    one thread is left, whose first run goes into its bucket as well
+//   reduce_segments  per (window, segment of 32 buckets): Σ_j (j + 1)·B_j by running sums
+//   sum_groups       segment results summed 32 at a time down to one per window
+//   horner           Σ_w 2^(cw)·S_w (plus an optional addend) into the Jacobian result
+// A bucket receives at most one read-modify-write per launch, from the thread in whose range
+// its run (or run of partials) begins, so no atomics are needed; launches on one stream are
+// ordered.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ec/affine.hpp"
+#include "ec/jacobian.hpp"
+#include "ec/xyzz.hpp"
+#include "gpu/msm/digits.hpp"
+#include "gpu/msm/thread_work.hpp"
+#include "gpu/msm/tuning.hpp"
+
+namespace cuzk::gpu::msm::kernels {
+
+inline unsigned blocks_for(size_t threads) {
+  return unsigned((threads + kThreadsPerBlock - 1) / kThreadsPerBlock);
+}
+
+__device__ inline size_t thread_index() { return size_t(blockIdx.x) * blockDim.x + threadIdx.x; }
+
+template <class Fr>
+__global__ void to_canonical(const Fr* in, typename Fr::Int* out, size_t n) {
+  const size_t i = thread_index();
+  if (i < n) out[i] = in[i].to_int();
+}
+
+template <class Point>
+__global__ void fill_infinity(Point* points, size_t count) {
+  const size_t i = thread_index();
+  if (i < count) points[i] = Point::infinity();
+}
+
+// With `device_count`, entries from *device_count on are zero digits; with `index_map`, entry
+// i is scalar (and base) index_map[i].
+template <unsigned kLimbs>
+__global__ void digits(const uint64_t* scalars, size_t count, const uint32_t* device_count,
+                       const uint32_t* index_map, KeyLayout layout, unsigned first_window,
+                       uint32_t* keys, uint32_t* values) {
+  const size_t i = thread_index();
+  if (i >= count) return;
+  const bool live = device_count == nullptr || i < *device_count;
+  const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
+  work::digits(scalars, kLimbs, count, i, live, index, layout, first_window, keys, values);
+}
+
+__global__ inline void count_nonzero(const uint32_t* keys, size_t count, uint32_t sentinel,
+                                     uint32_t* out) {
+  if (thread_index() == 0) *out = uint32_t(work::first_at_least(keys, count, sentinel));
+}
+
+template <class Curve>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    accumulate(const uint32_t* keys, const uint32_t* values, const uint32_t* nonzero,
+               size_t per_thread, size_t threads, const ec::Affine<Curve>* bases,
+               work::RunSink<ec::Xyzz<Curve>> sink) {
+  const size_t t = thread_index();
+  if (t >= threads) return;
+  sink.slot = t;
+  work::accumulate<ec::Xyzz<Curve>, ec::Affine<Curve>>(t * per_thread, per_thread, *nonzero, keys,
+                                                       values, bases, sink);
+}
+
+template <class Curve>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    combine_partials(const uint32_t* in_keys, const ec::Xyzz<Curve>* in, size_t count,
+                     size_t per_thread, size_t threads, work::RunSink<ec::Xyzz<Curve>> sink) {
+  const size_t t = thread_index();
+  if (t >= threads) return;
+  sink.slot = t;
+  work::combine_partials<ec::Xyzz<Curve>>(t * per_thread, per_thread, count, in_keys, in, sink);
+}
+
+// Thread t = w·segments_per_window + s reduces segment s of window w (windows and segments
+// are contiguous in `buckets`).
+template <class Curve>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    reduce_segments(const ec::Xyzz<Curve>* buckets, size_t segments_per_window,
+                    size_t segment_buckets, unsigned windows, ec::Xyzz<Curve>* out) {
+  const size_t t = thread_index();
+  if (t >= size_t(windows) * segments_per_window) return;
+  out[t] =
+      work::reduce_segment(buckets + t * segment_buckets, segment_buckets, t % segments_per_window);
+}
+
+// out[g] = Σ in[g·group, min((g + 1)·group, count)).
+template <class Point>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    sum_groups(const Point* in, size_t count, size_t group, Point* out) {
+  const size_t g = thread_index();
+  const size_t begin = g * group;
+  if (begin >= count) return;
+  out[g] = work::sum_range(in, begin, begin + group < count ? begin + group : count);
+}
+
+// *result = Σ_w 2^(c·w)·window_sums[w] (+ *addend): Horner from the top window, doubling in
+// Jacobian coordinates (2M + 5S). One thread: about W·c doublings in sequence.
+template <class Curve>
+__global__ void horner(const ec::Xyzz<Curve>* window_sums, unsigned windows, unsigned c,
+                       const ec::Xyzz<Curve>* addend, ec::Jacobian<Curve>* result) {
+  if (thread_index() != 0) return;
+  ec::Jacobian<Curve> acc = ec::Jacobian<Curve>::infinity();
+  for (unsigned w = windows; w-- > 0;) {
+    if (!acc.is_infinity()) {
+      for (unsigned k = 0; k < c; ++k) acc = acc.dbl();
+    }
+    acc = acc + window_sums[w].to_jacobian();
+  }
+  if (addend != nullptr) acc = acc + addend->to_jacobian();
+  *result = acc;
+}
+
+// Thread t of a chunk sums the selected bases of kSelectionWordsPerThread bitmap words from
+// base chunk_first + t·kPointsPerSelectionThread; `bases` holds the chunk's bases.
+// partials are indexed by the global thread number.
+template <class Curve>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    selection_partials(const ec::Affine<Curve>* bases, size_t chunk_first, size_t chunk_size,
+                       size_t n, const uint64_t* selection, ec::Xyzz<Curve>* partials) {
+  const size_t local_first = thread_index() * kPointsPerSelectionThread;
+  if (local_first >= chunk_size) return;
+  const size_t first = chunk_first + local_first;
+  partials[first / kPointsPerSelectionThread] =
+      work::sum_selected_words<ec::Xyzz<Curve>, ec::Affine<Curve>>(bases, chunk_first, first, n,
+                                                                   selection);
+}
+
+// Scalar classes: zero has zero words in either form; one is R (Montgomery) or 1 (canonical).
+template <class Fr>
+__device__ bool scalar_is_one(const Fr& s, bool montgomery) {
+  if (montgomery) return s == Fr::one();
+  bool one = s.mont[0] == 1;
+  for (size_t i = 1; i < Fr::kLimbs; ++i) one = one && s.mont[i] == 0;
+  return one;
+}
+
+template <class Fr>
+struct IsOther {
+  const Fr* scalars;
+  bool montgomery;
+  __device__ bool operator()(uint32_t i) const {
+    const Fr s = scalars[i];
+    return !s.is_zero() && !scalar_is_one(s, montgomery);
+  }
+};
+
+// The bitmap of ones as 32-bit halves of the 64-bit words (little-endian: word w is halves 2w,
+// 2w + 1), one warp ballot per half. Launched with whole warps over every half, so the bits
+// past n come out clear.
+template <class Fr>
+__global__ void ones_bitmap(const Fr* scalars, size_t n, bool montgomery, uint32_t* halves,
+                            size_t half_count) {
+  const size_t i = thread_index();
+  const bool one = i < n && scalar_is_one(scalars[i], montgomery);
+  const unsigned mask = __ballot_sync(0xffffffffu, one);
+  if ((threadIdx.x & 31) == 0 && i / 32 < half_count) halves[i / 32] = mask;
+}
+
+}  // namespace cuzk::gpu::msm::kernels

@@ -1,0 +1,113 @@
+#pragma once
+// GPU multi-scalar multiplication for G1 and G2 of BLS12-381 and BN254: the host entry points.
+// Includable from host .cpp files (no device code); the kernels and the explicit
+// instantiations for the four groups live in the .cu files of this folder.
+//
+// Operations (all asynchronous on config.stream; none allocates, none synchronizes the device):
+//   msm                      Σ k_i·P_i, signed-digit Pippenger
+//   sum_selected             Σ P_i over the bases a bitmap selects (the scalars equal to one)
+//   classify_scalars         0 / 1 / other: the bitmap of ones and the ascending indices of others
+//   msm_with_classification  sum_selected(ones) + msm(others), the shape of Groth16 witnesses
+// Each has a workspace query (`..._workspace_bytes`): the caller reserves that many bytes of
+// device memory (from its VRAM arena) and passes them in; the operation uses nothing else.
+// The query asks CUB for its temporary sizes and so needs a CUDA device (no work is launched).
+//
+// Memory: scalars, bitmaps, results and the workspace are device memory. Bases are device
+// memory, or pinned host memory (Location::kPinnedHost: streamed in chunks through two staging
+// buffers of the workspace, the copies on config.copy_stream overlapping the kernels).
+// Every buffer must stay valid, and the workspace unused by others, until config.stream has
+// passed the operation (record an event on it after the call).
+//
+// Results are ec::Jacobian points (the CPU reference's type) written to device memory; compare
+// them as group elements (projective equality), not coordinate by coordinate.
+//
+// Errors: bad arguments (a workspace too small, more than 2^31 − 1 points, a window outside
+// [kMinWindowBits, kMaxWindowBits], a pinned-base call without a copy stream) throw
+// cuzk::Error kInvalidInput before anything is enqueued; launch failures throw kCuda.
+// Not checked on the device: canonical scalars must be below r; bases must be on the curve.
+//
+// Thread-safety: stateless; concurrent calls need distinct workspaces.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "ec/affine.hpp"
+#include "ec/jacobian.hpp"
+
+namespace cuzk::gpu::msm {
+
+enum class Location { kDevice, kPinnedHost };
+
+// How the scalar words are to be read: Montgomery form (a field element, as the prover holds
+// them) or the canonical integer (< r) in the same four little-endian 64-bit limbs.
+enum class ScalarForm { kMontgomery, kCanonical };
+
+struct MsmConfig {
+  cudaStream_t stream = nullptr;  // every kernel and the staged copies' consumers run here
+  Location bases = Location::kDevice;
+  ScalarForm scalars = ScalarForm::kMontgomery;
+  unsigned window_bits = 0;  // 0: tuning table (tuning.hpp); else kMinWindowBits..kMaxWindowBits
+  // Pinned bases only: points per staged chunk (0: kDefaultChunkPoints) and the stream that
+  // runs the host-to-device copies (required; it is ordered after config.stream on entry).
+  size_t chunk_points = 0;
+  cudaStream_t copy_stream = nullptr;
+  // (scalar, window) pairs sorted at once; 0: kSortEntriesPerPass. Larger MSMs sort their
+  // windows in several passes; tests lower it to exercise that path on small inputs.
+  size_t sort_entries_per_pass = 0;
+};
+
+// Bitmap words for n bases: bit i % 64 of word i / 64 selects base i (as msm::selection_words).
+constexpr size_t selection_words(size_t n) { return (n + 63) / 64; }
+
+// --- msm: Σ scalars[i]·bases[i] -------------------------------------------------------------
+template <class Curve>
+size_t msm_workspace_bytes(size_t n, const MsmConfig& config);
+
+// `scalars` holds n elements of Curve::Scalar (read per config.scalars); bases and scalars
+// have the same length. *result (device) receives the sum.
+template <class Curve>
+void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curve::Scalar> scalars,
+         ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config);
+
+// --- sum_selected: Σ bases[i] over the set bits of `selection` ------------------------------
+// selection: selection_words(n) device words; bits past n are ignored. Uses config.stream,
+// config.bases, config.chunk_points and config.copy_stream.
+template <class Curve>
+size_t sum_selected_workspace_bytes(size_t n, const MsmConfig& config);
+
+template <class Curve>
+void sum_selected(std::span<const ec::Affine<Curve>> bases, const uint64_t* selection,
+                  ec::Jacobian<Curve>* result, std::span<std::byte> workspace,
+                  const MsmConfig& config);
+
+// --- classify_scalars -------------------------------------------------------------------------
+// Device outputs: `ones` (selection_words(n) words, bits past n clear), `others` (room for n
+// indices; the first *other_count are the indices of scalars neither 0 nor 1, ascending).
+struct ScalarClassesView {
+  uint64_t* ones;
+  uint32_t* others;
+  uint32_t* other_count;
+};
+
+template <class Fr>
+size_t classify_workspace_bytes(size_t n);
+
+template <class Fr>
+void classify_scalars(std::span<const Fr> scalars, ScalarForm form, ScalarClassesView out,
+                      std::span<std::byte> workspace, cudaStream_t stream);
+
+// --- msm_with_classification: the device version of msm::msm_with_classification ------------
+// Device-resident bases only (kPinnedHost throws kInvalidInput).
+template <class Curve>
+size_t classified_msm_workspace_bytes(size_t n, const MsmConfig& config);
+
+template <class Curve>
+void msm_with_classification(std::span<const ec::Affine<Curve>> bases,
+                             std::span<const typename Curve::Scalar> scalars,
+                             ec::Jacobian<Curve>* result, std::span<std::byte> workspace,
+                             const MsmConfig& config);
+
+}  // namespace cuzk::gpu::msm

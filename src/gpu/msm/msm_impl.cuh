@@ -1,0 +1,427 @@
+#pragma once
+// Host side of the GPU MSM: plans, workspace carving, and the launch sequences of msm,
+// sum_selected, classify_scalars and msm_with_classification (see kernels.cuh for the
+// pipeline). Included by the per-group .cu files, which instantiate it with
+// CUZK_GPU_MSM_INSTANTIATE / CUZK_GPU_MSM_INSTANTIATE_SCALARS.
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+
+#include "ec/affine.hpp"
+#include "ec/jacobian.hpp"
+#include "ec/xyzz.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/msm/digits.hpp"
+#include "gpu/msm/kernels.cuh"
+#include "gpu/msm/msm.hpp"
+#include "gpu/msm/plan.hpp"
+#include "gpu/msm/staging.hpp"
+#include "gpu/msm/thread_work.hpp"
+#include "gpu/msm/tuning.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::gpu::msm {
+namespace detail {
+
+using kernels::blocks_for;
+
+template <class T>
+T* carve(std::span<std::byte> workspace, Region region) {
+  return reinterpret_cast<T*>(workspace.data() + region.offset);
+}
+
+inline void check_workspace(const char* what, std::span<std::byte> workspace, size_t needed) {
+  if (workspace.size() < needed) {
+    CUZK_INVALID_INPUT(std::string(what) + ": workspace of " + std::to_string(workspace.size()) +
+                       " bytes; " + std::to_string(needed) + " are needed");
+  }
+}
+
+inline void check_stream(const char* what, const MsmConfig& config) {
+  if (config.bases == Location::kPinnedHost && config.copy_stream == nullptr) {
+    CUZK_INVALID_INPUT(std::string(what) + ": bases in pinned host memory need a copy stream");
+  }
+}
+
+template <class Curve>
+PointSizes point_sizes() {
+  return {sizeof(ec::Affine<Curve>), sizeof(ec::Xyzz<Curve>)};
+}
+
+inline size_t radix_sort_bytes(size_t entries, int end_bit) {
+  size_t bytes = 0;
+  CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+      nullptr, bytes, static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr),
+      static_cast<const uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr), int(entries), 0,
+      end_bit));
+  return bytes;
+}
+
+// The largest CUB temporary among the plan's sort shapes (full and last chunk, full and last
+// pass).
+inline size_t sort_temp_bytes(const MsmPlan& plan) {
+  if (plan.n == 0) return 0;
+  const size_t last_chunk = plan.n - (plan.chunks - 1) * plan.chunk_points;
+  const unsigned last_pass = plan.windows - (plan.passes - 1) * plan.windows_per_pass;
+  size_t bytes = 0;
+  for (size_t chunk : {plan.chunk_points, last_chunk}) {
+    for (unsigned windows : {plan.windows_per_pass, last_pass}) {
+      const KeyLayout layout{plan.c, windows};
+      bytes = std::max(bytes, radix_sort_bytes(chunk * windows, layout.end_bit()));
+    }
+  }
+  return bytes;
+}
+
+struct MsmSetup {
+  MsmPlan plan;
+  MsmLayout layout;
+};
+
+template <class Curve>
+MsmSetup setup_msm(size_t n, const MsmConfig& config) {
+  const bool pinned = config.bases == Location::kPinnedHost;
+  MsmSetup s;
+  s.plan = plan_msm(
+      n, unsigned(Curve::Scalar::kBits), config.window_bits,
+      pinned ? (config.chunk_points != 0 ? config.chunk_points : kDefaultChunkPoints) : 0,
+      config.sort_entries_per_pass != 0 ? config.sort_entries_per_pass : kSortEntriesPerPass);
+  LayoutBuilder builder;
+  s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan),
+                        config.scalars == ScalarForm::kMontgomery, pinned, builder);
+  return s;
+}
+
+template <class Curve>
+SelectionLayout setup_selection(size_t n, const MsmConfig& config) {
+  LayoutBuilder builder;
+  return layout_selection(n, point_sizes<Curve>(), config.bases == Location::kPinnedHost,
+                          config.chunk_points, builder);
+}
+
+// The MSM proper. index_map/device_count: the classified path's "others" (device-resident
+// bases only); addend: added to the result (the classified path's sum of ones).
+template <class Curve>
+void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scalars, size_t n,
+             const uint32_t* index_map, const uint32_t* device_count, const ec::Xyzz<Curve>* addend,
+             ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config) {
+  using Fr = typename Curve::Scalar;
+  using Xyzz = ec::Xyzz<Curve>;
+  using AffinePoint = ec::Affine<Curve>;
+  check_stream("gpu msm", config);
+  const MsmSetup setup = setup_msm<Curve>(n, config);
+  const MsmPlan& plan = setup.plan;
+  const MsmLayout& l = setup.layout;
+  check_workspace("gpu msm", workspace, l.total);
+  const cudaStream_t stream = config.stream;
+  if (n == 0) {
+    kernels::horner<Curve><<<1, 1, 0, stream>>>(nullptr, 0, plan.c, addend, result);
+    CUZK_CHECK_LAUNCH();
+    return;
+  }
+
+  const uint64_t* canonical = reinterpret_cast<const uint64_t*>(scalars);
+  if (config.scalars == ScalarForm::kMontgomery) {
+    auto* out = carve<typename Fr::Int>(workspace, l.canonical);
+    kernels::to_canonical<Fr><<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(scalars, out, n);
+    CUZK_CHECK_LAUNCH();
+    canonical = reinterpret_cast<const uint64_t*>(out);
+  }
+  Xyzz* buckets = carve<Xyzz>(workspace, l.buckets);
+  const size_t bucket_count = size_t(plan.windows) * plan.buckets_per_window;
+  kernels::fill_infinity<Xyzz>
+      <<<blocks_for(bucket_count), kThreadsPerBlock, 0, stream>>>(buckets, bucket_count);
+  CUZK_CHECK_LAUNCH();
+
+  uint32_t* keys[2] = {carve<uint32_t>(workspace, l.keys[0]),
+                       carve<uint32_t>(workspace, l.keys[1])};
+  uint32_t* values[2] = {carve<uint32_t>(workspace, l.values[0]),
+                         carve<uint32_t>(workspace, l.values[1])};
+  uint32_t* partial_keys[2] = {carve<uint32_t>(workspace, l.partial_keys[0]),
+                               carve<uint32_t>(workspace, l.partial_keys[1])};
+  Xyzz* partials[2] = {carve<Xyzz>(workspace, l.partials[0]),
+                       carve<Xyzz>(workspace, l.partials[1])};
+  uint32_t* nonzero = carve<uint32_t>(workspace, l.nonzero);
+  void* sort_temp = carve<void>(workspace, l.sort_temp);
+
+  const bool pinned = config.bases == Location::kPinnedHost;
+  ChunkStager stager(config, carve<std::byte>(workspace, l.staging[0]),
+                     carve<std::byte>(workspace, l.staging[1]), pinned);
+  for (size_t chunk = 0; chunk < plan.chunks; ++chunk) {
+    const size_t first = chunk * plan.chunk_points;
+    const size_t size = std::min(plan.chunk_points, n - first);
+    const AffinePoint* chunk_bases = pinned ? static_cast<const AffinePoint*>(stager.stage(
+                                                  chunk, bases + first, size * sizeof(AffinePoint)))
+                                            : bases + first;
+    for (unsigned pass = 0; pass < plan.passes; ++pass) {
+      const unsigned first_window = pass * plan.windows_per_pass;
+      const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window)};
+      const size_t entries = plan.entries(size, layout.windows_in_pass);
+      kernels::digits<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
+          canonical + first * Fr::kLimbs, size, device_count, index_map, layout, first_window,
+          keys[0], values[0]);
+      CUZK_CHECK_LAUNCH();
+      size_t temp_bytes = l.sort_temp.bytes;
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp, temp_bytes, keys[0], keys[1], values[0],
+                                                 values[1], int(entries), 0, layout.end_bit(),
+                                                 stream));
+      kernels::count_nonzero<<<1, 1, 0, stream>>>(keys[1], entries, layout.sentinel(), nonzero);
+      CUZK_CHECK_LAUNCH();
+
+      size_t count = plan.accumulate_threads(entries);
+      kernels::accumulate<Curve><<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(
+          keys[1], values[1], nonzero, plan.entries_per_thread, count, chunk_bases,
+          work::RunSink<Xyzz>{buckets, layout, first_window, partial_keys[0], partials[0], 0,
+                              count == 1});
+      CUZK_CHECK_LAUNCH();
+      for (int src = 0; count > 1; src = 1 - src) {
+        const size_t next = div_up(count, kPartialsPerThread);
+        kernels::combine_partials<Curve><<<blocks_for(next), kThreadsPerBlock, 0, stream>>>(
+            partial_keys[src], partials[src], count, kPartialsPerThread, next,
+            work::RunSink<Xyzz>{buckets, layout, first_window, partial_keys[1 - src],
+                                partials[1 - src], 0, next == 1});
+        CUZK_CHECK_LAUNCH();
+        count = next;
+      }
+    }
+    stager.release(chunk);
+  }
+
+  Xyzz* sums[2] = {carve<Xyzz>(workspace, l.segment_sums[0]),
+                   carve<Xyzz>(workspace, l.segment_sums[1])};
+  size_t per_window = plan.segments_per_window;
+  kernels::reduce_segments<Curve>
+      <<<blocks_for(plan.windows * per_window), kThreadsPerBlock, 0, stream>>>(
+          buckets, per_window, plan.segment_buckets, plan.windows, sums[0]);
+  CUZK_CHECK_LAUNCH();
+  int src = 0;
+  while (per_window > 1) {
+    const size_t group = std::min(kSumGroup, per_window);  // both powers of two
+    const size_t count = plan.windows * per_window;
+    kernels::sum_groups<Xyzz><<<blocks_for(count / group), kThreadsPerBlock, 0, stream>>>(
+        sums[src], count, group, sums[1 - src]);
+    CUZK_CHECK_LAUNCH();
+    per_window /= group;
+    src = 1 - src;
+  }
+  kernels::horner<Curve><<<1, 1, 0, stream>>>(sums[src], plan.windows, plan.c, addend, result);
+  CUZK_CHECK_LAUNCH();
+}
+
+// Σ of the selected bases into *out (XYZZ, device).
+template <class Curve>
+void run_selection(const ec::Affine<Curve>* bases, size_t n, const uint64_t* selection,
+                   ec::Xyzz<Curve>* out, std::span<std::byte> workspace, const MsmConfig& config) {
+  using Xyzz = ec::Xyzz<Curve>;
+  using AffinePoint = ec::Affine<Curve>;
+  check_stream("gpu sum_selected", config);
+  const SelectionLayout l = setup_selection<Curve>(n, config);
+  check_workspace("gpu sum_selected", workspace, l.total);
+  const cudaStream_t stream = config.stream;
+  Xyzz* partials[2] = {carve<Xyzz>(workspace, l.partials[0]),
+                       carve<Xyzz>(workspace, l.partials[1])};
+  if (n == 0) {
+    kernels::fill_infinity<Xyzz><<<1, 1, 0, stream>>>(out, 1);
+    CUZK_CHECK_LAUNCH();
+    return;
+  }
+  const bool pinned = config.bases == Location::kPinnedHost;
+  ChunkStager stager(config, carve<std::byte>(workspace, l.staging[0]),
+                     carve<std::byte>(workspace, l.staging[1]), pinned);
+  const size_t chunks = div_up(n, l.chunk_points);
+  for (size_t chunk = 0; chunk < chunks; ++chunk) {
+    const size_t first = chunk * l.chunk_points;
+    const size_t size = std::min(l.chunk_points, n - first);
+    const AffinePoint* chunk_bases = pinned ? static_cast<const AffinePoint*>(stager.stage(
+                                                  chunk, bases + first, size * sizeof(AffinePoint)))
+                                            : bases + first;
+    const size_t threads = div_up(size, kPointsPerSelectionThread);
+    kernels::selection_partials<Curve><<<blocks_for(threads), kThreadsPerBlock, 0, stream>>>(
+        chunk_bases, first, size, n, selection, partials[0]);
+    CUZK_CHECK_LAUNCH();
+    stager.release(chunk);
+  }
+  size_t count = l.threads;
+  int src = 0;
+  while (count > 1) {
+    const size_t next = div_up(count, kSumGroup);
+    kernels::sum_groups<Xyzz><<<blocks_for(next), kThreadsPerBlock, 0, stream>>>(
+        partials[src], count, kSumGroup, partials[1 - src]);
+    CUZK_CHECK_LAUNCH();
+    count = next;
+    src = 1 - src;
+  }
+  CUDA_CHECK(cudaMemcpyAsync(out, partials[src], sizeof(Xyzz), cudaMemcpyDeviceToDevice, stream));
+}
+
+template <class Fr>
+size_t select_temp_bytes(size_t n) {
+  size_t bytes = 0;
+  CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<uint32_t>(0),
+                                   static_cast<uint32_t*>(nullptr), static_cast<uint32_t*>(nullptr),
+                                   int(std::max<size_t>(n, 1)),
+                                   kernels::IsOther<Fr>{nullptr, true}));
+  return bytes;
+}
+
+// The classified MSM's workspace: classes, the sum of ones, then the larger of the selection's
+// and the MSM's workspaces (they run one after the other on the stream).
+struct ClassifiedLayout {
+  Region ones, others, other_count, classify_temp, ones_sum, rest;
+  size_t total = 0;
+};
+
+template <class Curve>
+ClassifiedLayout layout_classified(size_t n, const MsmConfig& config) {
+  using Fr = typename Curve::Scalar;
+  LayoutBuilder builder;
+  ClassifiedLayout l;
+  l.ones = builder.take(selection_words(n) * 8);
+  l.others = builder.take(n * 4);
+  l.other_count = builder.take(4);
+  l.classify_temp = builder.take(select_temp_bytes<Fr>(n));
+  l.ones_sum = builder.take(sizeof(ec::Xyzz<Curve>));
+  l.rest = builder.take(
+      std::max(setup_selection<Curve>(n, config).total, setup_msm<Curve>(n, config).layout.total));
+  l.total = builder.total();
+  return l;
+}
+
+}  // namespace detail
+
+template <class Curve>
+size_t msm_workspace_bytes(size_t n, const MsmConfig& config) {
+  return detail::setup_msm<Curve>(n, config).layout.total;
+}
+
+template <class Curve>
+void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curve::Scalar> scalars,
+         ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config) {
+  if (bases.size() != scalars.size()) {
+    CUZK_INVALID_INPUT("gpu msm: " + std::to_string(bases.size()) + " bases but " +
+                       std::to_string(scalars.size()) + " scalars");
+  }
+  detail::run_msm<Curve>(bases.data(), scalars.data(), bases.size(), nullptr, nullptr, nullptr,
+                         result, workspace, config);
+}
+
+// The XYZZ sum first, then the selection's own workspace.
+template <class Curve>
+size_t sum_slot_bytes() {
+  return div_up(sizeof(ec::Xyzz<Curve>), LayoutBuilder::kAlignment) * LayoutBuilder::kAlignment;
+}
+
+template <class Curve>
+size_t sum_selected_workspace_bytes(size_t n, const MsmConfig& config) {
+  return sum_slot_bytes<Curve>() + detail::setup_selection<Curve>(n, config).total;
+}
+
+template <class Curve>
+void sum_selected(std::span<const ec::Affine<Curve>> bases, const uint64_t* selection,
+                  ec::Jacobian<Curve>* result, std::span<std::byte> workspace,
+                  const MsmConfig& config) {
+  using Xyzz = ec::Xyzz<Curve>;
+  detail::check_workspace("gpu sum_selected", workspace,
+                          sum_selected_workspace_bytes<Curve>(bases.size(), config));
+  auto* sum = reinterpret_cast<Xyzz*>(workspace.data());
+  detail::run_selection<Curve>(bases.data(), bases.size(), selection, sum,
+                               workspace.subspan(sum_slot_bytes<Curve>()), config);
+  kernels::horner<Curve><<<1, 1, 0, config.stream>>>(nullptr, 0, 1, sum, result);
+  CUZK_CHECK_LAUNCH();
+}
+
+template <class Fr>
+size_t classify_workspace_bytes(size_t n) {
+  return detail::select_temp_bytes<Fr>(n);
+}
+
+template <class Fr>
+void classify_scalars(std::span<const Fr> scalars, ScalarForm form, ScalarClassesView out,
+                      std::span<std::byte> workspace, cudaStream_t stream) {
+  const size_t n = scalars.size();
+  if (n > kMaxPoints) {
+    CUZK_INVALID_INPUT("gpu classify_scalars: " + std::to_string(n) + " scalars; at most " +
+                       std::to_string(kMaxPoints) + " are supported");
+  }
+  size_t temp_bytes = classify_workspace_bytes<Fr>(n);
+  detail::check_workspace("gpu classify_scalars", workspace, temp_bytes);
+  const bool montgomery = form == ScalarForm::kMontgomery;
+  const size_t halves = 2 * selection_words(n);
+  if (halves != 0) {
+    kernels::ones_bitmap<Fr><<<kernels::blocks_for(32 * halves), kThreadsPerBlock, 0, stream>>>(
+        scalars.data(), n, montgomery, reinterpret_cast<uint32_t*>(out.ones), halves);
+    CUZK_CHECK_LAUNCH();
+  }
+  if (n == 0) {
+    CUDA_CHECK(cudaMemsetAsync(out.other_count, 0, sizeof(uint32_t), stream));
+    return;
+  }
+  CUDA_CHECK(cub::DeviceSelect::If(
+      workspace.data(), temp_bytes, thrust::counting_iterator<uint32_t>(0), out.others,
+      out.other_count, int(n), kernels::IsOther<Fr>{scalars.data(), montgomery}, stream));
+}
+
+template <class Curve>
+size_t classified_msm_workspace_bytes(size_t n, const MsmConfig& config) {
+  return detail::layout_classified<Curve>(n, config).total;
+}
+
+template <class Curve>
+void msm_with_classification(std::span<const ec::Affine<Curve>> bases,
+                             std::span<const typename Curve::Scalar> scalars,
+                             ec::Jacobian<Curve>* result, std::span<std::byte> workspace,
+                             const MsmConfig& config) {
+  using Xyzz = ec::Xyzz<Curve>;
+  using detail::carve;
+  const size_t n = bases.size();
+  if (scalars.size() != n) {
+    CUZK_INVALID_INPUT("gpu msm_with_classification: " + std::to_string(n) + " bases but " +
+                       std::to_string(scalars.size()) + " scalars");
+  }
+  if (config.bases != Location::kDevice) {
+    CUZK_INVALID_INPUT("gpu msm_with_classification: bases must be resident on the device");
+  }
+  const detail::ClassifiedLayout l = detail::layout_classified<Curve>(n, config);
+  detail::check_workspace("gpu msm_with_classification", workspace, l.total);
+  const ScalarClassesView classes{carve<uint64_t>(workspace, l.ones),
+                                  carve<uint32_t>(workspace, l.others),
+                                  carve<uint32_t>(workspace, l.other_count)};
+  classify_scalars<typename Curve::Scalar>(
+      scalars, config.scalars, classes,
+      workspace.subspan(l.classify_temp.offset, l.classify_temp.bytes), config.stream);
+  Xyzz* ones_sum = carve<Xyzz>(workspace, l.ones_sum);
+  const std::span<std::byte> rest = workspace.subspan(l.rest.offset, l.rest.bytes);
+  detail::run_selection<Curve>(bases.data(), n, classes.ones, ones_sum, rest, config);
+  detail::run_msm<Curve>(bases.data(), scalars.data(), n, classes.others, classes.other_count,
+                         ones_sum, result, rest, config);
+}
+
+}  // namespace cuzk::gpu::msm
+
+#define CUZK_GPU_MSM_INSTANTIATE(Curve)                                                            \
+  template size_t msm_workspace_bytes<Curve>(size_t, const MsmConfig&);                            \
+  template void msm<Curve>(std::span<const ec::Affine<Curve>>,                                     \
+                           std::span<const typename Curve::Scalar>, ec::Jacobian<Curve>*,          \
+                           std::span<std::byte>, const MsmConfig&);                                \
+  template size_t sum_selected_workspace_bytes<Curve>(size_t, const MsmConfig&);                   \
+  template void sum_selected<Curve>(std::span<const ec::Affine<Curve>>, const uint64_t*,           \
+                                    ec::Jacobian<Curve>*, std::span<std::byte>, const MsmConfig&); \
+  template size_t classified_msm_workspace_bytes<Curve>(size_t, const MsmConfig&);                 \
+  template void msm_with_classification<Curve>(                                                    \
+      std::span<const ec::Affine<Curve>>, std::span<const typename Curve::Scalar>,                 \
+      ec::Jacobian<Curve>*, std::span<std::byte>, const MsmConfig&);
+
+#define CUZK_GPU_MSM_INSTANTIATE_SCALARS(Fr)                                             \
+  template size_t classify_workspace_bytes<Fr>(size_t);                                  \
+  template void classify_scalars<Fr>(std::span<const Fr>, ScalarForm, ScalarClassesView, \
+                                     std::span<std::byte>, cudaStream_t);

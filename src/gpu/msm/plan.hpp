@@ -1,0 +1,165 @@
+#pragma once
+// How one GPU MSM is cut into chunks, passes and launches, and where each of its buffers lies
+// in the caller's workspace. Host code only and free of CUDA calls, so that the plan and the
+// layout are unit-tested on machines without a GPU; the sizes CUB asks for are inputs.
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <string>
+
+#include "gpu/msm/tuning.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::gpu::msm {
+
+struct MsmPlan {
+  size_t n = 0;             // points
+  size_t chunk_points = 0;  // points per chunk: n when the bases are on the device
+  size_t chunks = 0;
+  unsigned c = 0;                 // window width
+  unsigned windows = 0;           // ⌊scalar_bits/c⌋ + 1
+  unsigned windows_per_pass = 0;  // windows sorted together
+  unsigned passes = 0;
+  size_t buckets_per_window = 0;   // 2^(c−1)
+  size_t segment_buckets = 0;      // buckets per reduction segment
+  size_t segments_per_window = 0;  // buckets_per_window / segment_buckets
+  size_t max_entries = 0;          // sort entries of the largest pass
+  size_t entries_per_thread = 0;   // accumulation: sorted entries per thread
+  size_t max_accumulate_threads = 0;
+
+  size_t entries(size_t chunk_size, unsigned windows_in_pass) const {
+    return chunk_size * windows_in_pass;
+  }
+  size_t accumulate_threads(size_t entries_count) const {
+    return (entries_count + entries_per_thread - 1) / entries_per_thread;
+  }
+};
+
+// Windows of c bits for scalars of `scalar_bits` bits, with the final carry (signed digits).
+constexpr unsigned window_count(unsigned scalar_bits, unsigned c) { return scalar_bits / c + 1; }
+
+inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, unsigned window_bits, size_t chunk_points,
+                        size_t sort_entries_per_pass = kSortEntriesPerPass) {
+  if (n > kMaxPoints) {
+    CUZK_INVALID_INPUT("gpu msm: " + std::to_string(n) + " points; at most " +
+                       std::to_string(kMaxPoints) + " are supported");
+  }
+  MsmPlan plan;
+  plan.n = n;
+  plan.c = window_bits != 0 ? window_bits : window_bits_for(n);
+  if (plan.c < kMinWindowBits || plan.c > kMaxWindowBits) {
+    CUZK_INVALID_INPUT("gpu msm: window of " + std::to_string(plan.c) + " bits; supported are " +
+                       std::to_string(kMinWindowBits) + ".." + std::to_string(kMaxWindowBits));
+  }
+  plan.chunk_points = std::max<size_t>(1, chunk_points == 0 ? n : std::min(chunk_points, n));
+  plan.chunks = n == 0 ? 0 : (n + plan.chunk_points - 1) / plan.chunk_points;
+  plan.windows = window_count(scalar_bits, plan.c);
+  plan.windows_per_pass = unsigned(
+      std::clamp<size_t>(sort_entries_per_pass / plan.chunk_points, 1, size_t(plan.windows)));
+  plan.passes = (plan.windows + plan.windows_per_pass - 1) / plan.windows_per_pass;
+  plan.buckets_per_window = size_t(1) << (plan.c - 1);
+  plan.segment_buckets = std::min(kSegmentBuckets, plan.buckets_per_window);
+  plan.segments_per_window = plan.buckets_per_window / plan.segment_buckets;
+  plan.max_entries = plan.entries(plan.chunk_points, plan.windows_per_pass);
+  plan.entries_per_thread = std::max(
+      kMinEntriesPerThread, (plan.max_entries + kAccumulateThreads - 1) / kAccumulateThreads);
+  plan.max_accumulate_threads = plan.accumulate_threads(plan.max_entries);
+  return plan;
+}
+
+// A byte range of the workspace.
+struct Region {
+  size_t offset = 0;
+  size_t bytes = 0;
+};
+
+// Hands out consecutive 256-byte-aligned regions (CUB and coalesced loads like the alignment).
+class LayoutBuilder {
+ public:
+  static constexpr size_t kAlignment = 256;
+  Region take(size_t bytes) {
+    Region r{total_, bytes};
+    total_ += (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    return r;
+  }
+  size_t total() const { return total_; }
+
+ private:
+  size_t total_ = 0;
+};
+
+// Sizes of the element types, so that the layout needs no curve types.
+struct PointSizes {
+  size_t affine;
+  size_t xyzz;
+};
+
+struct MsmLayout {
+  Region canonical;                     // n canonical scalars (Montgomery input only)
+  Region keys[2], values[2];            // sort input and output
+  Region nonzero;                       // one uint32: sorted entries before the zero digits
+  Region sort_temp;                     // CUB radix sort
+  Region buckets;                       // windows × buckets_per_window XYZZ
+  Region partial_keys[2], partials[2];  // bucket pieces cut between threads, two levels
+  Region segment_sums[2];               // bucket reduction rounds
+  Region staging[2];                    // pinned bases: chunks in flight
+  size_t total = 0;
+};
+
+inline size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
+
+inline MsmLayout layout_msm(const MsmPlan& plan, PointSizes sizes, size_t sort_temp_bytes,
+                            bool montgomery_scalars, bool staged_bases, LayoutBuilder& builder) {
+  MsmLayout l;
+  if (montgomery_scalars) l.canonical = builder.take(plan.n * 32);
+  for (int i = 0; i < 2; ++i) {
+    l.keys[i] = builder.take(plan.max_entries * 4);
+    l.values[i] = builder.take(plan.max_entries * 4);
+  }
+  l.nonzero = builder.take(4);
+  l.sort_temp = builder.take(sort_temp_bytes);
+  l.buckets = builder.take(size_t(plan.windows) * plan.buckets_per_window * sizes.xyzz);
+  const size_t level_sizes[2] = {plan.max_accumulate_threads,
+                                 div_up(plan.max_accumulate_threads, kPartialsPerThread)};
+  for (int i = 0; i < 2; ++i) {
+    l.partial_keys[i] = builder.take(level_sizes[i] * 4);
+    l.partials[i] = builder.take(level_sizes[i] * sizes.xyzz);
+  }
+  l.segment_sums[0] = builder.take(plan.windows * plan.segments_per_window * sizes.xyzz);
+  l.segment_sums[1] =
+      builder.take(plan.windows * div_up(plan.segments_per_window, kSumGroup) * sizes.xyzz);
+  if (staged_bases) {
+    for (int i = 0; i < 2; ++i) l.staging[i] = builder.take(plan.chunk_points * sizes.affine);
+  }
+  l.total = builder.total();
+  return l;
+}
+
+// sum_selected: per-thread partial sums, then rounds of kSumGroup.
+struct SelectionLayout {
+  size_t chunk_points = 0;  // multiple of kPointsPerSelectionThread
+  size_t threads = 0;       // first-round partials
+  Region partials[2];
+  Region staging[2];
+  size_t total = 0;
+};
+
+inline SelectionLayout layout_selection(size_t n, PointSizes sizes, bool staged_bases,
+                                        size_t chunk_points, LayoutBuilder& builder) {
+  SelectionLayout l;
+  const size_t wanted = chunk_points == 0 ? kDefaultChunkPoints : chunk_points;
+  l.chunk_points = std::max<size_t>(1, div_up(std::min(wanted, std::max<size_t>(n, 1)),
+                                              kPointsPerSelectionThread)) *
+                   kPointsPerSelectionThread;
+  l.threads = std::max<size_t>(1, div_up(n, kPointsPerSelectionThread));
+  l.partials[0] = builder.take(l.threads * sizes.xyzz);
+  l.partials[1] = builder.take(div_up(l.threads, kSumGroup) * sizes.xyzz);
+  if (staged_bases) {
+    for (int i = 0; i < 2; ++i) l.staging[i] = builder.take(l.chunk_points * sizes.affine);
+  }
+  l.total = builder.total();
+  return l;
+}
+
+}  // namespace cuzk::gpu::msm

@@ -1,0 +1,190 @@
+#pragma once
+// The work of one thread of each MSM kernel, as CUZK_HD templates over the point types, so that
+// the kernels (kernels.cuh) are thin wrappers and a host test can run the very same index
+// logic over a stand-in group (tests/gpu/msm_host_test.cu emulates the whole pipeline with
+// integers mod r as "points" and checks every bucket and the final sum exactly).
+//
+// Point types: Bucket has infinity(), add(Base) (mixed), operator+(Bucket), dbl(); Base has
+// unary minus. For the device these are ec::Xyzz<Curve> and ec::Affine<Curve>.
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+#include "gpu/msm/digits.hpp"
+#include "gpu/msm/tuning.hpp"
+#include "util/hd.hpp"
+
+namespace cuzk::gpu::msm::work {
+
+// Scalar i of a pass: its key and value for each window of the pass, window-major with
+// stride `count`. Dead entries (past a device-side count) get zero digits.
+CUZK_HD void digits(const uint64_t* scalars, unsigned limbs_per_scalar, size_t count, size_t i,
+                    bool live, uint32_t index, const KeyLayout& layout, unsigned first_window,
+                    uint32_t* keys, uint32_t* values) {
+  const uint64_t* limbs = scalars + size_t(index) * limbs_per_scalar;
+  for (unsigned w = 0; w < layout.windows_in_pass; ++w) {
+    const int32_t d = live ? signed_digit(limbs, limbs_per_scalar, layout.c, first_window + w) : 0;
+    keys[w * count + i] = layout.key(d, w);
+    values[w * count + i] = KeyLayout::value(index, d);
+  }
+}
+
+// The first position of non-decreasing `keys` holding a key ≥ sentinel.
+CUZK_HD size_t first_at_least(const uint32_t* keys, size_t count, uint32_t sentinel) {
+  size_t lo = 0, hi = count;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (keys[mid] < sentinel) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+// Where a finished run of equal keys goes: into its bucket (read-modify-write), or into the
+// thread's partial slot when the run began the thread's range (it may continue a run of
+// earlier threads, so it is not complete).
+template <class Bucket>
+struct RunSink {
+  Bucket* buckets;
+  KeyLayout layout;
+  unsigned first_window;
+  uint32_t* partial_keys;
+  Bucket* partials;
+  size_t slot;
+  bool last_level;  // a single thread: even its first run is complete
+
+  CUZK_HD void emit(bool first_run, uint32_t key, const Bucket& sum) const {
+    if (first_run && !last_level) {
+      partial_keys[slot] = key;
+      partials[slot] = sum;
+    } else {
+      Bucket& bucket = buckets[layout.bucket(key, first_window)];
+      bucket = bucket + sum;
+    }
+  }
+  CUZK_HD void empty() const {
+    if (!last_level) partial_keys[slot] = kNoKey;
+  }
+};
+
+// Accumulation thread: sorted entries [begin, min(begin + per_thread, live_end)), each adding
+// its base (negated for a negative digit) to the sum of its run.
+template <class Bucket, class Base>
+CUZK_HD void accumulate(size_t begin, size_t per_thread, size_t live_end, const uint32_t* keys,
+                        const uint32_t* values, const Base* bases, const RunSink<Bucket>& sink) {
+  if (begin >= live_end) {
+    sink.empty();
+    return;
+  }
+  const size_t end = begin + per_thread < live_end ? begin + per_thread : live_end;
+  uint32_t key = keys[begin];
+  Bucket acc = Bucket::infinity();
+  bool first_run = true;
+  for (size_t p = begin; p < end; ++p) {
+    const uint32_t k = keys[p];
+    if (k != key) {
+      sink.emit(first_run, key, acc);
+      first_run = false;
+      key = k;
+      acc = Bucket::infinity();
+    }
+    const uint32_t v = values[p];
+    Base base = bases[v & kMaxBaseIndex];
+    if (v & kNegativeFlag) base = -base;
+    acc = acc.add(base);
+  }
+  sink.emit(first_run, key, acc);
+}
+
+// One level of partials: slots [begin, min(begin + per_thread, count)) by runs of equal keys.
+// Keys are non-decreasing; kNoKey slots (threads that had no entries) form the tail.
+template <class Bucket>
+CUZK_HD void combine_partials(size_t begin, size_t per_thread, size_t count,
+                              const uint32_t* in_keys, const Bucket* in,
+                              const RunSink<Bucket>& sink) {
+  if (begin >= count || in_keys[begin] == kNoKey) {
+    sink.empty();
+    return;
+  }
+  const size_t end = begin + per_thread < count ? begin + per_thread : count;
+  uint32_t key = in_keys[begin];
+  Bucket acc = Bucket::infinity();
+  bool first_run = true;
+  for (size_t p = begin; p < end; ++p) {
+    const uint32_t k = in_keys[p];
+    if (k == kNoKey) break;
+    if (k != key) {
+      sink.emit(first_run, key, acc);
+      first_run = false;
+      key = k;
+      acc = Bucket::infinity();
+    }
+    acc = acc + in[p];
+  }
+  sink.emit(first_run, key, acc);
+}
+
+// k·p for a small k by double-and-add from the top bit.
+template <class Bucket>
+CUZK_HD Bucket small_multiple(const Bucket& p, uint64_t k) {
+  Bucket acc = Bucket::infinity();
+  int top = 63;
+  while (top > 0 && ((k >> top) & 1) == 0) --top;
+  for (int bit = top; bit >= 0; --bit) {
+    acc = acc.dbl();
+    if ((k >> bit) & 1) acc = acc + p;
+  }
+  return acc;
+}
+
+// Segment s of a window's buckets, [a, a + L) with a = s·L, contributes
+//   Σ_(j<L) (a + j + 1)·B_(a+j) = Σ_(j<L) R_j + a·R_0,  R_j = B_(a+L−1) + ... + B_(a+j):
+// running sums from the top (2L full additions) plus a small multiple (a < 2^(c−1)).
+template <class Bucket>
+CUZK_HD Bucket reduce_segment(const Bucket* segment, size_t segment_buckets, size_t s) {
+  Bucket running = Bucket::infinity();
+  Bucket sum = Bucket::infinity();
+  for (size_t j = segment_buckets; j-- > 0;) {
+    running = running + segment[j];
+    sum = sum + running;
+  }
+  return sum + small_multiple(running, uint64_t(s) * segment_buckets);
+}
+
+// Σ in[begin, end).
+template <class Point>
+CUZK_HD Point sum_range(const Point* in, size_t begin, size_t end) {
+  Point acc = in[begin];
+  for (size_t i = begin + 1; i < end; ++i) acc = acc + in[i];
+  return acc;
+}
+
+// Σ of the selected bases among kSelectionWordsPerThread bitmap words from base `first` (a
+// multiple of 64); `bases` holds the bases from `bases_first` on; bits at or past n are ignored.
+template <class Bucket, class Base>
+CUZK_HD Bucket sum_selected_words(const Base* bases, size_t bases_first, size_t first, size_t n,
+                                  const uint64_t* selection) {
+  Bucket acc = Bucket::infinity();
+  for (size_t word = 0; word < kSelectionWordsPerThread; ++word) {
+    const size_t word_base = first + 64 * word;
+    if (word_base >= n) break;
+    uint64_t bits = selection[word_base / 64];
+    if (n - word_base < 64) bits &= (uint64_t(1) << (n - word_base)) - 1;
+    while (bits != 0) {
+#if defined(__CUDA_ARCH__)
+      const unsigned b = unsigned(__ffsll(static_cast<long long>(bits)) - 1);
+#else
+      const unsigned b = unsigned(std::countr_zero(bits));
+#endif
+      bits &= bits - 1;
+      acc = acc.add(bases[word_base - bases_first + b]);
+    }
+  }
+  return acc;
+}
+
+}  // namespace cuzk::gpu::msm::work

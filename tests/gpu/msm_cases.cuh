@@ -1,0 +1,433 @@
+#pragma once
+// The GPU MSM differential suite: every entry point of gpu/msm/msm.hpp against the CPU layer
+// (msm::pippenger, msm::sum_selected, msm::classify_scalars, msm::msm_with_classification), for
+// one group; each curve's translation unit instantiates it for G1 and G2. Results are compared
+// as group elements (projective equality). One "[gpu-diff] <what>: <n> cases, <m> mismatches"
+// line per check.
+//
+// Bases: a pool made once per group, a walk P_(i+1) = P_i + B_(i mod 16) over 16 random
+// multiples of the generator, normalized with one inversion; a few entries are replaced by
+// the point at infinity. Sizes are not powers of two; CUZK_TEST_SCALE ≥ 2 adds 2^18 + 3.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ec/affine.hpp"
+#include "ec/jacobian.hpp"
+#include "ec/scalar_mul.hpp"
+#include "gpu/device_memory.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/stream.hpp"
+#include "msm/curves.hpp"
+#include "tests/gpu/gpu_test_support.cuh"
+#include "tests/support/test_random.hpp"
+
+namespace cuzk::gpu::test {
+
+namespace gm = cuzk::gpu::msm;
+
+template <class Curve>
+const std::vector<ec::Affine<Curve>>& base_pool(size_t n) {
+  using Jac = ec::Jacobian<Curve>;
+  static std::vector<ec::Affine<Curve>> pool;
+  if (pool.size() >= n) return pool;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-pool-") + Curve::kName);
+  std::vector<Jac> steps;
+  for (int j = 0; j < 16; ++j) {
+    steps.push_back(ec::mul_generator<Curve>(Curve::Scalar::random(rng)));
+  }
+  std::vector<Jac> walk(n);
+  Jac acc = steps[0];
+  for (size_t i = 0; i < n; ++i) {
+    acc = acc + steps[i % steps.size()];
+    walk[i] = acc;
+  }
+  pool.resize(n);
+  ec::batch_to_affine<Curve>(walk, pool);
+  return pool;
+}
+
+// n bases from the pool, with infinity at a few positions (including the first and last).
+template <class Curve>
+std::vector<ec::Affine<Curve>> make_bases(size_t n, std::mt19937_64& rng, bool with_infinity) {
+  const auto& pool = base_pool<Curve>(n);
+  std::vector<ec::Affine<Curve>> bases(pool.begin(), pool.begin() + std::ptrdiff_t(n));
+  if (with_infinity && n >= 4) {
+    bases.front() = ec::Affine<Curve>::infinity();
+    bases.back() = ec::Affine<Curve>::infinity();
+    for (size_t k = 0; k < n / 500; ++k) bases[rng() % n] = ec::Affine<Curve>::infinity();
+  }
+  return bases;
+}
+
+enum class Shape { kRandom, kZero, kOne, kMixed, kEqual, kMostlyEqual, kNearModulus };
+
+inline const char* shape_name(Shape s) {
+  switch (s) {
+    case Shape::kRandom:
+      return "random";
+    case Shape::kZero:
+      return "all-zero";
+    case Shape::kOne:
+      return "all-one";
+    case Shape::kMixed:
+      return "mixed-0/1/random";
+    case Shape::kEqual:
+      return "all-equal";
+    case Shape::kMostlyEqual:
+      return "90%-equal";
+    case Shape::kNearModulus:
+      return "near-r";
+  }
+  return "?";
+}
+
+template <class Fr>
+std::vector<Fr> make_scalars(size_t n, Shape shape, std::mt19937_64& rng) {
+  std::vector<Fr> s(n);
+  const Fr equal = Fr::random(rng);
+  for (size_t i = 0; i < n; ++i) {
+    switch (shape) {
+      case Shape::kRandom:
+        s[i] = Fr::random(rng);
+        break;
+      case Shape::kZero:
+        s[i] = Fr::zero();
+        break;
+      case Shape::kOne:
+        s[i] = Fr::one();
+        break;
+      case Shape::kMixed: {
+        const unsigned roll = unsigned(rng() % 10);
+        s[i] = roll < 4 ? Fr::zero() : roll < 8 ? Fr::one() : Fr::random(rng);
+        break;
+      }
+      case Shape::kEqual:
+        s[i] = equal;
+        break;
+      case Shape::kMostlyEqual:
+        s[i] = rng() % 10 == 0 ? Fr::random(rng) : equal;
+        break;
+      case Shape::kNearModulus:
+        s[i] = -Fr::from_u64(1 + rng() % 1000);
+        break;
+    }
+  }
+  return s;
+}
+
+enum class Op { kMsm, kClassified };
+
+// Runs one GPU operation synchronously (tests may block) and returns its result.
+template <class Curve>
+ec::Jacobian<Curve> gpu_run(Op op, const std::vector<ec::Affine<Curve>>& bases,
+                            const std::vector<typename Curve::Scalar>& scalars,
+                            gm::MsmConfig config) {
+  using Fr = typename Curve::Scalar;
+  using AffinePoint = ec::Affine<Curve>;
+  const size_t n = bases.size();
+  Stream stream, copy;
+  config.stream = stream;
+  config.copy_stream = copy;
+  DeviceBuffer<AffinePoint> device_bases;
+  PinnedBuffer<AffinePoint> pinned_bases;
+  std::span<const AffinePoint> base_span;
+  if (config.bases == gm::Location::kDevice) {
+    device_bases = DeviceBuffer<AffinePoint>::allocate_blocking(n);
+    device_bases.upload(bases, stream);
+    base_span = {device_bases.data(), n};
+  } else {
+    pinned_bases = PinnedBuffer<AffinePoint>(n);
+    std::copy(bases.begin(), bases.end(), pinned_bases.data());
+    base_span = {pinned_bases.data(), n};
+  }
+  auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
+  device_scalars.upload(scalars, stream);
+  auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
+  const size_t bytes = op == Op::kMsm ? gm::msm_workspace_bytes<Curve>(n, config)
+                                      : gm::classified_msm_workspace_bytes<Curve>(n, config);
+  auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
+  const std::span<std::byte> ws{workspace.data(), bytes};
+  const std::span<const Fr> scalar_span{device_scalars.data(), n};
+  if (op == Op::kMsm) {
+    gm::msm<Curve>(base_span, scalar_span, result.data(), ws, config);
+  } else {
+    gm::msm_with_classification<Curve>(base_span, scalar_span, result.data(), ws, config);
+  }
+  std::vector<ec::Jacobian<Curve>> out(1);
+  result.download(out, stream);
+  stream.synchronize();
+  return out[0];
+}
+
+// Canonical integers in the scalars' storage (ScalarForm::kCanonical).
+template <class Fr>
+std::vector<Fr> as_canonical_words(const std::vector<Fr>& scalars) {
+  std::vector<Fr> out(scalars.size());
+  for (size_t i = 0; i < scalars.size(); ++i) out[i] = Fr::from_montgomery(scalars[i].to_int());
+  return out;
+}
+
+// Collects (expected, actual) pairs of one check and prints its line.
+template <class Curve>
+class Check {
+ public:
+  explicit Check(std::string what) : what_(std::string(Curve::kName) + " " + std::move(what)) {}
+  void expect(const ec::Jacobian<Curve>& expected, const ec::Jacobian<Curve>& actual,
+              const std::string& label) {
+    ++cases_;
+    if (expected == actual) return;
+    if (++mismatches_ <= 5) {
+      ADD_FAILURE() << what_ << " [" << label << "]: GPU result differs from the CPU reference"
+                    << "\n  cpu affine: " << hex_words(expected.to_affine())
+                    << "\n  gpu affine: " << hex_words(actual.to_affine());
+    }
+  }
+  ~Check() {
+    std::printf("[gpu-diff] %s: %zu cases, %zu mismatches\n", what_.c_str(), cases_, mismatches_);
+    std::fflush(stdout);
+  }
+
+ private:
+  std::string what_;
+  size_t cases_ = 0;
+  size_t mismatches_ = 0;
+};
+
+inline std::vector<size_t> msm_sizes() {
+  std::vector<size_t> sizes = {1, 2, 3, 100, 1000, 4097, 65537};
+  if (cuzk::test::scale() >= 2) sizes.push_back((size_t(1) << 18) + 3);
+  return sizes;
+}
+
+template <class Curve>
+class GpuMsmTest : public ::testing::Test {};
+TYPED_TEST_SUITE_P(GpuMsmTest);
+
+TYPED_TEST_P(GpuMsmTest, RandomScalarsAtManySizes) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-sizes-") + Curve::kName);
+  Check<Curve> check("msm random scalars, sizes 1..65537");
+  for (size_t n : msm_sizes()) {
+    const auto bases = make_bases<Curve>(n, rng, true);
+    const auto scalars = make_scalars<Fr>(n, Shape::kRandom, rng);
+    const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
+    check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, {}), "n=" + std::to_string(n));
+  }
+}
+
+TYPED_TEST_P(GpuMsmTest, ScalarShapes) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-shapes-") + Curve::kName);
+  Check<Curve> plain("msm scalar shapes (zero, one, mixed, equal, near r)");
+  Check<Curve> classified("msm_with_classification scalar shapes");
+  for (size_t n : {size_t(4097), size_t(65537)}) {
+    const auto bases = make_bases<Curve>(n, rng, true);
+    for (Shape shape : {Shape::kZero, Shape::kOne, Shape::kMixed, Shape::kEqual,
+                        Shape::kMostlyEqual, Shape::kNearModulus, Shape::kRandom}) {
+      const auto scalars = make_scalars<Fr>(n, shape, rng);
+      const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
+      const std::string label = std::string(shape_name(shape)) + " n=" + std::to_string(n);
+      plain.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, {}), label);
+      classified.expect(expected, gpu_run<Curve>(Op::kClassified, bases, scalars, {}), label);
+    }
+  }
+}
+
+TYPED_TEST_P(GpuMsmTest, CanonicalScalars) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-canonical-") + Curve::kName);
+  Check<Curve> check("msm and classified msm, canonical scalars");
+  gm::MsmConfig config;
+  config.scalars = gm::ScalarForm::kCanonical;
+  for (size_t n : {size_t(1), size_t(1000), size_t(4097)}) {
+    const auto bases = make_bases<Curve>(n, rng, true);
+    for (Shape shape : {Shape::kRandom, Shape::kMixed, Shape::kNearModulus}) {
+      const auto scalars = make_scalars<Fr>(n, shape, rng);
+      const auto canonical = as_canonical_words(scalars);
+      const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
+      const std::string label = std::string(shape_name(shape)) + " n=" + std::to_string(n);
+      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, canonical, config), label);
+      check.expect(expected, gpu_run<Curve>(Op::kClassified, bases, canonical, config),
+                   "classified " + label);
+    }
+  }
+}
+
+TYPED_TEST_P(GpuMsmTest, WindowWidthsAndSortPasses) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-windows-") + Curve::kName);
+  Check<Curve> check("msm window widths 2..17 and multi-pass sorting");
+  const size_t n = 3001;
+  const auto bases = make_bases<Curve>(n, rng, true);
+  const auto scalars = make_scalars<Fr>(n, Shape::kRandom, rng);
+  const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
+  for (unsigned c : {2u, 3u, 5u, 8u, 13u, 17u}) {
+    for (size_t per_pass : {size_t(0), size_t(7000), size_t(1)}) {
+      gm::MsmConfig config;
+      config.window_bits = c;
+      config.sort_entries_per_pass = per_pass;
+      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
+                   "c=" + std::to_string(c) + " per_pass=" + std::to_string(per_pass));
+    }
+  }
+}
+
+TYPED_TEST_P(GpuMsmTest, PinnedBasesEqualDeviceResident) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-pinned-") + Curve::kName);
+  Check<Curve> msm_check("msm, bases in pinned host memory (chunked) vs device-resident");
+  for (size_t n : {size_t(1), size_t(1000), size_t(65537)}) {
+    const auto bases = make_bases<Curve>(n, rng, true);
+    const auto scalars = make_scalars<Fr>(n, Shape::kRandom, rng);
+    const auto resident = gpu_run<Curve>(Op::kMsm, bases, scalars, {});
+    for (size_t chunk : {size_t(0), size_t(777), size_t(20000)}) {
+      gm::MsmConfig config;
+      config.bases = gm::Location::kPinnedHost;
+      config.chunk_points = chunk;
+      msm_check.expect(resident, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
+                       "n=" + std::to_string(n) + " chunk=" + std::to_string(chunk));
+    }
+  }
+}
+
+// sum_selected on the GPU against msm::sum_selected, resident and pinned bases.
+TYPED_TEST_P(GpuMsmTest, SumSelected) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using AffinePoint = ec::Affine<Curve>;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-selected-") + Curve::kName);
+  Check<Curve> check("sum_selected (bitmap batch addition), resident and pinned");
+  for (size_t n : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(1000), size_t(65537)}) {
+    const auto bases = make_bases<Curve>(n, rng, true);
+    for (int density : {0, 3, 50, 100}) {
+      std::vector<uint64_t> selection(gm::selection_words(n), 0);
+      for (size_t i = 0; i < n; ++i) {
+        if (int(rng() % 100) < density) selection[i / 64] |= uint64_t(1) << (i % 64);
+      }
+      const auto expected = cuzk::msm::sum_selected<Curve>(bases, selection);
+      for (gm::Location where : {gm::Location::kDevice, gm::Location::kPinnedHost}) {
+        Stream stream, copy;
+        gm::MsmConfig config;
+        config.stream = stream;
+        config.copy_stream = copy;
+        config.bases = where;
+        config.chunk_points = 1000;  // several chunks for the larger sizes
+        auto device_bases = DeviceBuffer<AffinePoint>::allocate_blocking(n);
+        PinnedBuffer<AffinePoint> pinned(n);
+        std::copy(bases.begin(), bases.end(), pinned.data());
+        device_bases.upload(bases, stream);
+        auto device_selection = DeviceBuffer<uint64_t>::allocate_blocking(selection.size());
+        device_selection.upload(selection, stream);
+        auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
+        const size_t bytes = gm::sum_selected_workspace_bytes<Curve>(n, config);
+        auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
+        const std::span<const AffinePoint> base_span{
+            where == gm::Location::kDevice ? device_bases.data() : pinned.data(), n};
+        gm::sum_selected<Curve>(base_span, device_selection.data(), result.data(),
+                                {workspace.data(), bytes}, config);
+        std::vector<ec::Jacobian<Curve>> out(1);
+        result.download(out, stream);
+        stream.synchronize();
+        check.expect(expected, out[0],
+                     "n=" + std::to_string(n) + " density=" + std::to_string(density) +
+                         (where == gm::Location::kDevice ? " resident" : " pinned"));
+      }
+    }
+  }
+}
+
+// classify_scalars on the GPU against msm::classify_scalars: bitmap, indices and count.
+TYPED_TEST_P(GpuMsmTest, ClassifyScalars) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-classify-") + Curve::kName);
+  size_t cases = 0, mismatches = 0;
+  for (size_t n : {size_t(1), size_t(31), size_t(64), size_t(100), size_t(4097), size_t(65537)}) {
+    for (Shape shape : {Shape::kMixed, Shape::kZero, Shape::kOne, Shape::kRandom}) {
+      for (gm::ScalarForm form : {gm::ScalarForm::kMontgomery, gm::ScalarForm::kCanonical}) {
+        ++cases;
+        const auto scalars = make_scalars<Fr>(n, shape, rng);
+        const auto expected = cuzk::msm::classify_scalars<Fr>(scalars);
+        const auto input =
+            form == gm::ScalarForm::kCanonical ? as_canonical_words(scalars) : scalars;
+        Stream stream;
+        auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
+        device_scalars.upload(input, stream);
+        auto ones = DeviceBuffer<uint64_t>::allocate_blocking(gm::selection_words(n));
+        auto others = DeviceBuffer<uint32_t>::allocate_blocking(n);
+        auto count = DeviceBuffer<uint32_t>::allocate_blocking(1);
+        const size_t bytes = gm::classify_workspace_bytes<Fr>(n);
+        auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
+        gm::classify_scalars<Fr>({device_scalars.data(), n}, form,
+                                 {ones.data(), others.data(), count.data()},
+                                 {workspace.data(), bytes}, stream);
+        std::vector<uint64_t> got_ones(ones.size());
+        std::vector<uint32_t> got_others(n), got_count(1);
+        ones.download(got_ones, stream);
+        others.download(got_others, stream);
+        count.download(got_count, stream);
+        stream.synchronize();
+        got_others.resize(std::min<size_t>(got_count[0], n));
+        const bool same_others =
+            got_count[0] == expected.others.size() &&
+            std::equal(got_others.begin(), got_others.end(), expected.others.begin());
+        if (got_ones != expected.ones || !same_others) {
+          ++mismatches;
+          ADD_FAILURE() << Curve::kName << " classify n=" << n << " " << shape_name(shape)
+                        << (form == gm::ScalarForm::kCanonical ? " canonical" : " montgomery")
+                        << ": bitmap " << (got_ones == expected.ones ? "equal" : "differs")
+                        << ", others " << got_count[0] << " vs " << expected.others.size()
+                        << (same_others ? " (equal)" : " (differ)");
+        }
+      }
+    }
+  }
+  std::printf("[gpu-diff] %s classify_scalars (bitmap, others, count): %zu cases, %zu mismatches\n",
+              Curve::kName, cases, mismatches);
+  std::fflush(stdout);
+}
+
+// Argument errors are raised before anything is enqueued; these need no GPU.
+TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  const std::span<const ec::Affine<Curve>> bases{static_cast<const ec::Affine<Curve>*>(nullptr),
+                                                 10};
+  const std::span<const Fr> scalars{static_cast<const Fr*>(nullptr), 9};
+  gm::MsmConfig config;
+  EXPECT_THROW(gm::msm<Curve>(bases, scalars, nullptr, {}, config), cuzk::Error);
+  EXPECT_THROW(gm::msm_with_classification<Curve>(bases, scalars, nullptr, {}, config),
+               cuzk::Error);
+  config.window_bits = 1;
+  EXPECT_THROW(gm::msm_workspace_bytes<Curve>(10, config), cuzk::Error);
+  config.window_bits = gm::kMaxWindowBits + 1;
+  EXPECT_THROW(gm::msm_workspace_bytes<Curve>(10, config), cuzk::Error);
+  config.window_bits = 0;
+  config.bases = gm::Location::kPinnedHost;  // no copy stream
+  const std::span<const Fr> ten{static_cast<const Fr*>(nullptr), 10};
+  EXPECT_THROW(gm::msm<Curve>(bases, ten, nullptr, {}, config), cuzk::Error);
+  EXPECT_THROW(gm::msm_with_classification<Curve>(bases, ten, nullptr, {}, config), cuzk::Error);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(GpuMsmTest, RandomScalarsAtManySizes, ScalarShapes, CanonicalScalars,
+                            WindowWidthsAndSortPasses, PinnedBasesEqualDeviceResident, SumSelected,
+                            ClassifyScalars, BadArgumentsThrow);
+
+}  // namespace cuzk::gpu::test

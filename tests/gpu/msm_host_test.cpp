@@ -1,0 +1,344 @@
+// Host checks of the GPU MSM's index math, run without a GPU: the signed digits against the CPU
+// layer's, the sort keys, the plan and workspace layout, and an emulation of the whole kernel
+// pipeline (thread_work.hpp, the code the kernels run) over a stand-in group: integers mod r,
+// where the "base" b_i is a field element and the MSM is Σ k_i·b_i. Every bucket is compared
+// with its direct sum and the final result with the direct MSM, so a wrong range split, a lost
+// partial or a bucket written twice shows up as a mismatch.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "curves/bls12_381.hpp"
+#include "curves/bn254.hpp"
+#include "gpu/msm/digits.hpp"
+#include "gpu/msm/plan.hpp"
+#include "gpu/msm/thread_work.hpp"
+#include "gpu/msm/tuning.hpp"
+#include "msm/signed_digits.hpp"
+#include "tests/support/test_random.hpp"
+
+namespace cuzk::gpu::msm {
+namespace {
+
+using Fr = bls12_381::Fr;
+using Int = Fr::Int;
+
+void report(const std::string& what, size_t cases, size_t mismatches) {
+  std::printf("[gpu-diff] %s: %zu cases, %zu mismatches\n", what.c_str(), cases, mismatches);
+  std::fflush(stdout);
+}
+
+// Scalars with the edge values of the recoding: 0, 1, r − 1, powers of two, runs of ones.
+std::vector<Int> digit_test_scalars(std::mt19937_64& rng, size_t random_count) {
+  std::vector<Int> out = {Int::from_u64(0), Int::from_u64(1), (-Fr::one()).to_int()};
+  for (unsigned bit = 0; bit < 255; bit += 7) {
+    Int k{};
+    k.limb[bit / 64] = uint64_t(1) << (bit % 64);
+    out.push_back(k);
+  }
+  Int ones{};
+  for (auto& limb : ones.limb) limb = ~uint64_t(0);
+  ones.limb[3] >>= 2;  // 2^254 − 1 < r
+  out.push_back(ones);
+  for (size_t i = 0; i < random_count; ++i) out.push_back(Fr::random(rng).to_int());
+  return out;
+}
+
+TEST(GpuMsmHost, SignedDigitsEqualTheCpuLayer) {
+  auto rng = cuzk::test::rng("gpu-msm-digits");
+  const std::vector<Int> scalars = digit_test_scalars(rng, 200);
+  size_t cases = 0, mismatches = 0;
+  for (unsigned c = kMinWindowBits; c <= kMaxWindowBits; ++c) {
+    const unsigned windows = window_count(255, c);
+    for (const Int& k : scalars) {
+      for (unsigned w = 0; w < windows; ++w) {
+        ++cases;
+        const int64_t expected = cuzk::msm::signed_digit(k, c, w);
+        const int32_t actual = signed_digit(k.limb, 4, c, w);
+        if (expected != actual && ++mismatches <= 3) {
+          ADD_FAILURE() << "c = " << c << ", window " << w << ": " << actual << " != " << expected;
+        }
+      }
+    }
+  }
+  report("host signed digits vs msm::signed_digit", cases, mismatches);
+  EXPECT_EQ(mismatches, 0u);
+}
+
+TEST(GpuMsmHost, KeysRoundTripAndStayBelowTheSentinel) {
+  size_t cases = 0, mismatches = 0;
+  for (unsigned c : {2u, 5u, 13u, 16u, 20u}) {
+    for (unsigned windows_in_pass : {1u, 3u, 16u}) {
+      const KeyLayout layout{c, windows_in_pass};
+      const int32_t half = int32_t(1) << (c - 1);
+      EXPECT_LE(layout.end_bit(), 32);
+      EXPECT_LT(layout.sentinel(), kNoKey);
+      for (unsigned w = 0; w < windows_in_pass; ++w) {
+        for (int32_t d : {-half, -half + 1, -1, 1, 2, half - 1, half}) {
+          ++cases;
+          const uint32_t key = layout.key(d, w);
+          const uint32_t value = KeyLayout::value(12345, d);
+          const uint64_t bucket = layout.bucket(key, 7);
+          const bool ok = key < layout.sentinel() && (key >> layout.end_bit()) == 0 &&
+                          bucket == (uint64_t(7 + w) << (c - 1)) + uint64_t(d < 0 ? -d : d) - 1 &&
+                          (value & kMaxBaseIndex) == 12345 &&
+                          ((value & kNegativeFlag) != 0) == (d < 0);
+          if (!ok) ++mismatches;
+        }
+        EXPECT_EQ(layout.key(0, w), layout.sentinel());
+      }
+    }
+  }
+  report("host key layout", cases, mismatches);
+  EXPECT_EQ(mismatches, 0u);
+}
+
+TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
+  for (size_t n : {size_t(1), size_t(100), size_t(65537), size_t(1) << 24, size_t(1) << 26}) {
+    for (size_t chunk : {size_t(0), size_t(1000)}) {
+      const MsmPlan plan = plan_msm(n, 255, 0, chunk);
+      SCOPED_TRACE("n = " + std::to_string(n) + ", chunk = " + std::to_string(chunk));
+      EXPECT_GE(plan.c * plan.windows, 256u);  // 255 bits plus the final carry
+      EXPECT_GE(plan.passes * plan.windows_per_pass, plan.windows);
+      EXPECT_LT((plan.passes - 1) * plan.windows_per_pass, plan.windows);
+      EXPECT_GE(plan.chunks * plan.chunk_points, n);
+      EXPECT_EQ(plan.segments_per_window * plan.segment_buckets, plan.buckets_per_window);
+      EXPECT_TRUE(plan.max_entries <= kSortEntriesPerPass || plan.windows_per_pass == 1);
+      EXPECT_GE(plan.max_accumulate_threads * plan.entries_per_thread, plan.max_entries);
+      LayoutBuilder builder;
+      const MsmLayout l = layout_msm(plan, {96, 192}, 12345, true, chunk != 0, builder);
+      std::vector<Region> regions = {
+          l.canonical,       l.keys[0],         l.keys[1],     l.values[0],
+          l.values[1],       l.nonzero,         l.sort_temp,   l.buckets,
+          l.partial_keys[0], l.partial_keys[1], l.partials[0], l.partials[1],
+          l.segment_sums[0], l.segment_sums[1], l.staging[0],  l.staging[1]};
+      // Unused regions (no staging for resident bases) are empty and may sit anywhere.
+      std::erase_if(regions, [](const Region& r) { return r.bytes == 0; });
+      std::sort(regions.begin(), regions.end(),
+                [](const Region& a, const Region& b) { return a.offset < b.offset; });
+      for (size_t i = 0; i < regions.size(); ++i) {
+        EXPECT_EQ(regions[i].offset % LayoutBuilder::kAlignment, 0u);
+        if (i + 1 < regions.size()) {
+          EXPECT_LE(regions[i].offset + regions[i].bytes, regions[i + 1].offset);
+        }
+        EXPECT_LE(regions[i].offset + regions[i].bytes, l.total);
+      }
+    }
+  }
+  EXPECT_THROW(plan_msm(10, 255, 1, 0), cuzk::Error);
+  EXPECT_THROW(plan_msm(10, 255, kMaxWindowBits + 1, 0), cuzk::Error);
+  EXPECT_THROW(plan_msm(kMaxPoints + 1, 255, 0, 0), cuzk::Error);
+}
+
+// The stand-in group: field elements under addition.
+struct FrBase {
+  Fr v;
+  FrBase operator-() const { return {-v}; }
+};
+struct FrBucket {
+  Fr v;
+  static FrBucket infinity() { return {Fr::zero()}; }
+  FrBucket add(const FrBase& b) const { return {v + b.v}; }
+  FrBucket operator+(const FrBucket& o) const { return {v + o.v}; }
+  FrBucket dbl() const { return {v.dbl()}; }
+};
+
+struct EmulationResult {
+  size_t bucket_mismatches = 0;
+  bool total_ok = false;
+};
+
+// The launch sequence of msm_impl.cuh's run_msm, thread by thread, on the host.
+EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<Int>& scalars,
+                            unsigned window_bits, size_t chunk_points, size_t sort_entries) {
+  const size_t n = bases.size();
+  const MsmPlan plan = plan_msm(n, 255, window_bits, chunk_points, sort_entries);
+  std::vector<FrBucket> buckets(plan.windows * plan.buckets_per_window, FrBucket::infinity());
+  std::vector<uint32_t> partial_keys[2] = {
+      std::vector<uint32_t>(plan.max_accumulate_threads),
+      std::vector<uint32_t>(div_up(plan.max_accumulate_threads, kPartialsPerThread))};
+  std::vector<FrBucket> partials[2] = {std::vector<FrBucket>(partial_keys[0].size()),
+                                       std::vector<FrBucket>(partial_keys[1].size())};
+  for (size_t chunk = 0; chunk < plan.chunks; ++chunk) {
+    const size_t first = chunk * plan.chunk_points;
+    const size_t size = std::min(plan.chunk_points, n - first);
+    for (unsigned pass = 0; pass < plan.passes; ++pass) {
+      const unsigned first_window = pass * plan.windows_per_pass;
+      const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window)};
+      const size_t entries = plan.entries(size, layout.windows_in_pass);
+      std::vector<uint32_t> keys(entries), values(entries);
+      for (size_t i = 0; i < size; ++i) {
+        work::digits(scalars[first].limb, 4, size, i, true, uint32_t(i), layout, first_window,
+                     keys.data(), values.data());
+      }
+      std::vector<size_t> order(entries);
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return keys[a] < keys[b]; });
+      std::vector<uint32_t> sorted_keys(entries), sorted_values(entries);
+      for (size_t p = 0; p < entries; ++p) {
+        sorted_keys[p] = keys[order[p]];
+        sorted_values[p] = values[order[p]];
+      }
+      const size_t nonzero = work::first_at_least(sorted_keys.data(), entries, layout.sentinel());
+      size_t count = plan.accumulate_threads(entries);
+      for (size_t t = 0; t < count; ++t) {
+        const work::RunSink<FrBucket> sink{
+            buckets.data(),     layout, first_window, partial_keys[0].data(),
+            partials[0].data(), t,      count == 1};
+        work::accumulate<FrBucket, FrBase>(t * plan.entries_per_thread, plan.entries_per_thread,
+                                           nonzero, sorted_keys.data(), sorted_values.data(),
+                                           bases.data() + first, sink);
+      }
+      for (int src = 0; count > 1; src = 1 - src) {
+        const size_t next = div_up(count, kPartialsPerThread);
+        for (size_t t = 0; t < next; ++t) {
+          const work::RunSink<FrBucket> sink{
+              buckets.data(),           layout, first_window, partial_keys[1 - src].data(),
+              partials[1 - src].data(), t,      next == 1};
+          work::combine_partials<FrBucket>(t * kPartialsPerThread, kPartialsPerThread, count,
+                                           partial_keys[src].data(), partials[src].data(), sink);
+        }
+        count = next;
+      }
+    }
+  }
+
+  EmulationResult result;
+  // Each bucket against its direct sum.
+  std::vector<Fr> expected(buckets.size(), Fr::zero());
+  for (size_t i = 0; i < n; ++i) {
+    for (unsigned w = 0; w < plan.windows; ++w) {
+      const int32_t d = signed_digit(scalars[i].limb, 4, plan.c, w);
+      if (d == 0) continue;
+      const size_t b = (size_t(w) << (plan.c - 1)) + size_t(d < 0 ? -d : d) - 1;
+      expected[b] += d < 0 ? -bases[i].v : bases[i].v;
+    }
+  }
+  for (size_t b = 0; b < buckets.size(); ++b)
+    result.bucket_mismatches += buckets[b].v != expected[b];
+
+  // Bucket reduction, segment sums and Horner, as the kernels do them.
+  std::vector<FrBucket> sums(plan.windows * plan.segments_per_window);
+  for (size_t t = 0; t < sums.size(); ++t) {
+    sums[t] = work::reduce_segment(buckets.data() + t * plan.segment_buckets, plan.segment_buckets,
+                                   t % plan.segments_per_window);
+  }
+  size_t per_window = plan.segments_per_window;
+  while (per_window > 1) {
+    const size_t group = std::min(kSumGroup, per_window);
+    std::vector<FrBucket> next(sums.size() / group);
+    for (size_t g = 0; g < next.size(); ++g) {
+      next[g] = work::sum_range(sums.data(), g * group, (g + 1) * group);
+    }
+    sums = std::move(next);
+    per_window /= group;
+  }
+  Fr acc = Fr::zero();
+  const Fr shift = Fr::from_u64(uint64_t(1) << plan.c);
+  for (unsigned w = plan.windows; w-- > 0;) acc = acc * shift + sums[w].v;
+  Fr direct = Fr::zero();
+  for (size_t i = 0; i < n; ++i) direct += Fr::from_int(scalars[i]) * bases[i].v;
+  result.total_ok = acc == direct;
+  return result;
+}
+
+TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
+  auto rng = cuzk::test::rng("gpu-msm-emulation");
+  struct Case {
+    std::string shape;
+    size_t n;
+    unsigned c;
+    size_t chunk, sort_entries;
+  };
+  const std::vector<Case> cases = {
+      {"random", 1, 0, 0, kSortEntriesPerPass},
+      {"random", 3, 0, 0, kSortEntriesPerPass},
+      {"random", 1000, 0, 0, kSortEntriesPerPass},
+      {"random", 4097, 7, 0, kSortEntriesPerPass},
+      {"random", 4097, 2, 0, kSortEntriesPerPass},
+      {"random", 20000, 0, 0, kSortEntriesPerPass},
+      {"random chunks+passes", 20000, 0, 3000, 7000},
+      {"all equal", 20000, 0, 0, kSortEntriesPerPass},
+      {"all equal chunks", 20000, 11, 4500, kSortEntriesPerPass},
+      {"0/1 mostly", 20000, 0, 0, kSortEntriesPerPass},
+      {"all zero", 5000, 0, 0, kSortEntriesPerPass},
+      {"all one", 5000, 0, 0, kSortEntriesPerPass},
+      {"near r", 3000, 0, 0, kSortEntriesPerPass},
+  };
+  size_t mismatches = 0;
+  for (const Case& c : cases) {
+    std::vector<FrBase> bases(c.n);
+    std::vector<Int> scalars(c.n);
+    const Int equal = Fr::random(rng).to_int();
+    for (size_t i = 0; i < c.n; ++i) {
+      bases[i] = {Fr::random(rng)};
+      if (c.shape == "all equal" || c.shape == "all equal chunks") {
+        scalars[i] = equal;
+      } else if (c.shape == "0/1 mostly") {
+        const unsigned roll = unsigned(rng() % 10);
+        scalars[i] = roll < 4 ? Int::from_u64(0) : roll < 8 ? Int::from_u64(1) : equal;
+      } else if (c.shape == "all zero") {
+        scalars[i] = Int::from_u64(0);
+      } else if (c.shape == "all one") {
+        scalars[i] = Int::from_u64(1);
+      } else if (c.shape == "near r") {
+        scalars[i] = (-Fr::from_u64(1 + rng() % 1000)).to_int();
+      } else {
+        scalars[i] = Fr::random(rng).to_int();
+      }
+    }
+    const EmulationResult r = emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries);
+    const bool bad = r.bucket_mismatches != 0 || !r.total_ok;
+    mismatches += bad;
+    if (bad) {
+      ADD_FAILURE() << c.shape << " n = " << c.n << ": " << r.bucket_mismatches
+                    << " buckets differ from their direct sums; total "
+                    << (r.total_ok ? "equal" : "differs");
+    }
+  }
+  report("host pipeline emulation (buckets and total)", cases.size(), mismatches);
+}
+
+TEST(GpuMsmHost, SelectionEmulationEqualsTheDirectSum) {
+  auto rng = cuzk::test::rng("gpu-msm-selection-emulation");
+  size_t cases = 0, mismatches = 0;
+  for (size_t n : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(1000), size_t(4097)}) {
+    for (int density : {0, 1, 50, 100}) {
+      ++cases;
+      std::vector<FrBase> bases(n);
+      std::vector<uint64_t> selection((n + 63) / 64 + 1, 0);  // + a word of garbage bits
+      Fr direct = Fr::zero();
+      for (size_t i = 0; i < n; ++i) {
+        bases[i] = {Fr::random(rng)};
+        if (int(rng() % 100) < density) {
+          selection[i / 64] |= uint64_t(1) << (i % 64);
+          direct += bases[i].v;
+        }
+      }
+      // Bits past n must be ignored.
+      if (n % 64 != 0) selection[n / 64] |= ~uint64_t(0) << (n % 64);
+      selection.back() = ~uint64_t(0);
+      Fr sum = Fr::zero();
+      for (size_t first = 0; first < n; first += kPointsPerSelectionThread) {
+        sum +=
+            work::sum_selected_words<FrBucket, FrBase>(bases.data(), 0, first, n, selection.data())
+                .v;
+      }
+      if (sum != direct) {
+        ++mismatches;
+        ADD_FAILURE() << "n = " << n << ", density " << density << "%";
+      }
+    }
+  }
+  report("host selection emulation", cases, mismatches);
+}
+
+}  // namespace
+}  // namespace cuzk::gpu::msm
