@@ -12,7 +12,7 @@ struct SimBackend::Device {
   int index = 0;
   uint64_t capacity = 0;
   std::mutex mutex;
-  Clock::time_point copy_free{}, compute_free{};
+  Clock::time_point upload_free{}, download_free{}, compute_free{};
   uint64_t arena = 0, key_bytes = 0;
   double compute_busy_us = 0;
   // The last use of each slot region still in flight (pruned once it has ended).
@@ -53,7 +53,9 @@ class SimEvent : public Event {
   const Clock::time_point when_;
 };
 
-enum class Engine { kCopy, kCompute };
+// The engines of a simulated GPU: uploads (host to device), downloads and kernels each run one
+// operation at a time; different engines overlap.
+enum class Engine { kUpload, kDownload, kCompute };
 
 class SimStream : public Stream {
  public:
@@ -70,7 +72,9 @@ class SimStream : public Stream {
     auto& d = *device_;
     std::lock_guard lock(d.mutex);
     const auto now = Clock::now();
-    auto& engine_free = engine == Engine::kCopy ? d.copy_free : d.compute_free;
+    auto& engine_free = engine == Engine::kUpload     ? d.upload_free
+                        : engine == Engine::kDownload ? d.download_free
+                                                      : d.compute_free;
     const auto start = std::max({now, tail_, engine_free});
     const auto end = start + std::chrono::duration_cast<Clock::duration>(Micros(us));
     engine_free = tail_ = end;
@@ -141,14 +145,14 @@ class SimWork : public PartitionWork {
   void stage(Stream& stream, const VramSlot& slot) override {
     slot_ = slot;
     auto& s = dynamic_cast<SimStream&>(stream);
-    s.enqueue(Engine::kCopy, double(vram_bytes()) / backend_.options_.copy_bytes_per_us, slot_);
+    s.enqueue(Engine::kUpload, double(vram_bytes()) / backend_.options_.copy_bytes_per_us, slot_);
   }
   void compute(Stream& stream) override {
     auto& s = dynamic_cast<SimStream&>(stream);
     const double kernels_us =
         backend_.options_.kernel_ns_per_constraint * double(constraints_) / 1e3;
     for (double share : {0.2, 0.3, 0.5}) s.enqueue(Engine::kCompute, kernels_us * share, slot_);
-    s.enqueue(Engine::kCopy, backend_.options_.download_us, slot_);
+    s.enqueue(Engine::kDownload, backend_.options_.download_us, slot_);
   }
   PartitionOutput finish() override {
     if (backend_.options_.epilogue_us > 0)

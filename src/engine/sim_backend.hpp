@@ -2,11 +2,11 @@
 // `sim`: a GPU test double, so that CI (no GPU) exercises the scheduler, the interlock and the
 // memory budget with real threads and real time.
 //
-// Model, per simulated GPU: one copy engine and one compute engine, each running one operation
-// at a time in the order operations were enqueued; streams run their own operations in order
-// and wait for the events they were told to. An operation enqueued at host time t on stream S
-// starts at max(t, S's last operation's end, its engine's end of work) and lasts its modeled
-// time; nothing sleeps when enqueuing (an enqueue never blocks, like CUDA's), and an event
+// Model, per simulated GPU: an upload engine, a download engine and a compute engine, each
+// running one operation at a time in the order operations were enqueued; streams run their own
+// operations in order and wait for the events they were told to. An operation enqueued at host time
+// t on stream S starts at max(t, S's last operation's end, its engine's end of work) and lasts its
+// modeled time; nothing sleeps when enqueuing (an enqueue never blocks, like CUDA's), and an event
 // completes when the wall clock passes the end of the last operation before it. So kernels of
 // different streams serialize on the compute engine and overlap with copies, as on a GPU.
 //

@@ -43,21 +43,24 @@ class SlotHold {
   SlotHold(const SlotHold&) = delete;
   SlotHold& operator=(const SlotHold&) = delete;
 
-  void set(VramArena::Reservation r) { reservation_ = std::move(r); }
-  const VramArena::Reservation& get() const { return *reservation_; }
+  void set(const VramSlot& slot) {
+    slot_ = slot;
+    held_ = true;
+  }
+  const VramSlot& get() const { return slot_; }
   void mark_touched() { touched_ = true; }
   void release(std::shared_ptr<const Event> fence = nullptr) {
-    if (!reservation_) return;
+    if (!held_) return;
+    held_ = false;
     if (!fence && touched_) fence = stream_.record();
-    arena_.release(reservation_->slot, std::move(fence));
-    reservation_.reset();
+    arena_.release(slot_, std::move(fence));
   }
 
  private:
   VramArena& arena_;
   Stream& stream_;
-  std::optional<VramArena::Reservation> reservation_;
-  bool touched_ = false;
+  VramSlot slot_;
+  bool held_ = false, touched_ = false;
 };
 
 }  // namespace
@@ -128,10 +131,10 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
       OrderedLock::Guard mem(gpu.mem);
       auto reservation = arena.reserve(work->vram_bytes(), stop);
       if (!reservation) throw Cancelled{};
-      slot.set(std::move(*reservation));
-      for (const auto& fence : slot.get().fences) stream.wait(*fence);
+      slot.set(reservation->slot);
+      for (const auto& fence : reservation->fences) stream.wait(*fence);
       slot.mark_touched();
-      work->stage(stream, slot.get().slot);
+      work->stage(stream, slot.get());
     }
     tl.staged = Clock::now();
     t.stage_ms = ms_between(tl.prepared, tl.staged);

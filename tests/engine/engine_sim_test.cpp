@@ -1,0 +1,196 @@
+// The engine facade on the sim backend: results, idempotent submission, the errors of bad
+// input and of backpressure, retention, cancellation, CRITICAL overtaking a NORMAL queue,
+// shutdown by draining and by cancelling, status and metrics.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "engine_test_support.hpp"
+
+namespace cuzk::engine::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(EngineSim, ProvesAndReturnsEachPartitionsOwnResult) {
+  auto e = make_sim_engine(small_engine(2), small_sim());
+  const JobId id = e.engine->submit(job("key0", {"a0", "a1", "a2"}));
+  const JobResult r = e.engine->await(id, 30s);
+  ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
+  ASSERT_EQ(r.partitions.size(), 3u);
+  for (int p = 0; p < 3; ++p) EXPECT_EQ(r.partitions[p].proof, "sim-proof:a" + std::to_string(p));
+  EXPECT_GT(r.timings.sum.gpu_ms, 0);
+  EXPECT_GT(r.timings.wall_ms, 0);
+  EXPECT_GE(r.completion_seq, 1u);
+  expect_nothing_held(e, "after one job");
+  const std::string text = e.engine->metrics_text();
+  EXPECT_NE(text.find("cuzk_partitions_completed_total{outcome=\"succeeded\"} 3"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("cuzk_vram_arena_bytes_in_use{gpu=\"1\"} 0"), std::string::npos) << text;
+}
+
+TEST(EngineSim, IdempotentRequestIds) {
+  auto e = make_sim_engine(small_engine(1), small_sim());
+  const JobId a = e.engine->submit(job("key0", {"x"}, Priority::kNormal, "req-1"));
+  const JobId b = e.engine->submit(job("key0", {"y"}, Priority::kNormal, "req-1"));
+  EXPECT_EQ(a, b) << "a repeated request id must return the first job";
+  const JobId c = e.engine->submit(job("key0", {"z"}, Priority::kNormal, "req-2"));
+  EXPECT_NE(a, c);
+  EXPECT_EQ(e.engine->await(a, 30s).partitions.at(0).proof, "sim-proof:x");
+  ASSERT_TRUE(e.engine->wait_idle(30s));
+  EXPECT_EQ(e.sim->finish_counts().count("y"), 0u) << "the duplicate ran";
+}
+
+TEST(EngineSim, BadInputAndUnknownNames) {
+  auto e = make_sim_engine(small_engine(1), small_sim());
+  auto kind_of = [&](auto&& f) -> std::optional<ErrorKind> {
+    try {
+      f();
+    } catch (const Error& err) {
+      return err.kind();
+    }
+    return std::nullopt;
+  };
+  EXPECT_EQ(kind_of([&] { e.engine->submit(job("key0", {})); }), ErrorKind::kInvalidInput);
+  EXPECT_EQ(kind_of([&] { e.engine->submit(job("nokey", {"w"})); }), ErrorKind::kNotFound);
+  EXPECT_EQ(kind_of([&] { e.engine->await(12345, 1ms); }), ErrorKind::kNotFound);
+  EXPECT_EQ(kind_of([&] { e.engine->cancel(12345); }), ErrorKind::kNotFound);
+  JobSpec no_witness = job("key0", {"w"});
+  no_witness.partitions[0].witness = nullptr;
+  EXPECT_EQ(kind_of([&] { e.engine->submit(no_witness); }), ErrorKind::kInvalidInput);
+  // A partition whose slot is larger than the arena can never run: refused at submission.
+  e.engine->register_key("huge", KeySource{{}, 1'000'000});  // 256 MB slot, 16 MiB arena
+  EXPECT_EQ(kind_of([&] { e.engine->submit(job("huge", {"w"})); }), ErrorKind::kResourceExhausted);
+  // A bad witness fails its job with kInvalidInput; the engine keeps serving.
+  const JobResult bad = e.engine->await(e.engine->submit(job("key0", {"ok", "bad-1", "ok2"})), 30s);
+  EXPECT_EQ(bad.state, JobState::kFailed);
+  EXPECT_EQ(bad.error_kind, ErrorKind::kInvalidInput) << bad.error_message;
+  EXPECT_NE(bad.error_message.find("bad witness"), std::string::npos) << bad.error_message;
+  EXPECT_TRUE(bad.partitions.empty());
+  EXPECT_EQ(e.engine->await(e.engine->submit(job("key1", {"good"})), 30s).state,
+            JobState::kSucceeded);
+  ASSERT_TRUE(e.engine->wait_idle(30s));
+  expect_nothing_held(e, "after a failed job");
+}
+
+TEST(EngineSim, QueueFullIsDistinctAndShutdownCancelFreesEverything) {
+  EngineOptions o = small_engine(1);
+  o.queue_capacity = 8;
+  SimOptions s = small_sim();
+  s.prepare_us = 30'000;  // 30 ms per partition on the host: the queue cannot drain meanwhile
+  auto e = make_sim_engine(o, s);
+  try {
+    e.engine->submit(job("key0", std::vector<std::string>(9, "w")));
+    FAIL() << "a job larger than the queue was accepted";
+  } catch (const QueueFullError&) {
+    FAIL() << "a job that can never fit was reported as a full queue";
+  } catch (const Error& err) {
+    EXPECT_EQ(err.kind(), ErrorKind::kResourceExhausted);
+  }
+  bool refused = false;
+  std::vector<JobId> ids;
+  for (int i = 0; i < 20 && !refused; ++i) {
+    try {
+      ids.push_back(e.engine->submit(job("key0", {"q" + std::to_string(i)})));
+    } catch (const QueueFullError&) {
+      refused = true;
+    }
+  }
+  EXPECT_TRUE(refused) << "20 submissions into a queue of 8 with 2 slow workers all succeeded";
+  EXPECT_NE(e.engine->metrics_text().find("cuzk_jobs_refused_total{reason=\"queue_full\"} 1"),
+            std::string::npos);
+  e.engine->shutdown(ShutdownMode::kCancel);
+  int cancelled = 0;
+  for (JobId id : ids) {
+    const JobResult r = e.engine->await(id, 1ms);
+    EXPECT_TRUE(is_final(r.state)) << "job " << id << " not final after shutdown";
+    cancelled += r.state == JobState::kCancelled;
+  }
+  EXPECT_GE(cancelled, 6) << "shutdown(kCancel) should cancel the queued jobs";
+  EXPECT_THROW(e.engine->submit(job("key0", {"late"})), Error);
+  expect_nothing_held(e, "after shutdown(kCancel)");
+}
+
+TEST(EngineSim, DrainFinishesEveryAcceptedJob) {
+  auto e = make_sim_engine(small_engine(2), small_sim());
+  std::vector<JobId> ids;
+  for (int i = 0; i < 40; ++i)
+    ids.push_back(e.engine->submit(job("key" + std::to_string(i % 3), {"d" + std::to_string(i)})));
+  e.engine->shutdown(ShutdownMode::kDrain);
+  for (JobId id : ids) EXPECT_EQ(e.engine->await(id, 1ms).state, JobState::kSucceeded) << id;
+  EXPECT_FALSE(e.engine->status().accepting);
+  expect_nothing_held(e, "after drain");
+}
+
+TEST(EngineSim, ResultsExpireAfterRetention) {
+  EngineOptions o = small_engine(1);
+  o.result_retention = 50ms;
+  auto e = make_sim_engine(o, small_sim());
+  const JobId id = e.engine->submit(job("key0", {"r"}, Priority::kNormal, "once"));
+  EXPECT_EQ(e.engine->await(id, 30s).state, JobState::kSucceeded);
+  EXPECT_EQ(e.engine->await(id, 1ms).state, JobState::kSucceeded)
+      << "a late await within retention";
+  std::this_thread::sleep_for(150ms);
+  EXPECT_THROW(e.engine->await(id, 1ms), Error);
+  EXPECT_NE(e.engine->submit(job("key0", {"r"}, Priority::kNormal, "once")), id)
+      << "an expired request id must not map to the old job";
+}
+
+TEST(EngineSim, CancelQueuedAndRunningJobs) {
+  SimOptions s = small_sim(50.0);  // 1 ms of kernels per partition
+  auto e = make_sim_engine(small_engine(1), s);
+  std::vector<JobId> ids;
+  for (int i = 0; i < 40; ++i) {
+    std::vector<std::string> w;
+    for (int p = 0; p < 4; ++p) w.push_back("c" + std::to_string(i) + "." + std::to_string(p));
+    ids.push_back(e.engine->submit(job("key" + std::to_string(i % 3), w)));
+  }
+  std::this_thread::sleep_for(3ms);
+  int cancelled_true = 0;
+  for (size_t i = 0; i < ids.size(); i += 2) cancelled_true += e.engine->cancel(ids[i]);
+  EXPECT_GT(cancelled_true, 10);
+  ASSERT_TRUE(e.engine->wait_idle(60s)) << "cancelled jobs never settled";
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const JobResult r = e.engine->await(ids[i], 1ms);
+    if (i % 2 == 1) {
+      EXPECT_EQ(r.state, JobState::kSucceeded) << "job " << ids[i] << " was not cancelled";
+    } else {
+      EXPECT_TRUE(r.state == JobState::kCancelled || r.state == JobState::kSucceeded)
+          << job_state_name(r.state);
+    }
+  }
+  for (const auto& [w, n] : e.sim->finish_counts())
+    EXPECT_EQ(n, 1) << w << " finished " << n << " times";
+  EXPECT_FALSE(e.engine->cancel(ids[1])) << "cancelling a finished job";
+  expect_nothing_held(e, "after cancellations");
+}
+
+TEST(EngineSim, CriticalOvertakesQueuedNormalJobs) {
+  SimOptions s = small_sim(50.0);  // 1 ms of kernels per partition, 2 GPUs
+  auto e = make_sim_engine(small_engine(2), s, 1);
+  std::vector<JobId> normal;
+  for (int i = 0; i < 400; ++i)
+    normal.push_back(e.engine->submit(job("key0", {"n" + std::to_string(i)})));
+  const size_t queued = e.engine->status().queued_by_priority[size_t(Priority::kNormal)];
+  const JobId critical = e.engine->submit(job("key0", {"critical"}, Priority::kCritical));
+  const JobResult c = e.engine->await(critical, 60s);
+  ASSERT_EQ(c.state, JobState::kSucceeded);
+  ASSERT_TRUE(e.engine->wait_idle(60s));
+  size_t after = 0;
+  for (JobId id : normal) after += e.engine->await(id, 1ms).completion_seq > c.completion_seq;
+  std::printf(
+      "[engine] CRITICAL behind %zu queued NORMAL jobs finished before %zu of the 400 "
+      "(queue wait %.2f ms)\n",
+      queued, after, c.timings.sum.queue_ms);
+  ASSERT_GE(queued, 100u) << "the NORMAL queue drained before the CRITICAL job was submitted";
+  // Partitions in flight when it arrived (≤ 4 workers) and those other workers finish while it
+  // runs may complete first; every other queued NORMAL job must finish after it.
+  EXPECT_GE(after + 16, queued) << "the CRITICAL job did not overtake the queue";
+  expect_nothing_held(e, "after the overtaking run");
+}
+
+}  // namespace
+}  // namespace cuzk::engine::test

@@ -1,0 +1,116 @@
+// KeyStore on the sim backend: tier choice, LRU eviction that spares keys in use, preload and
+// evict, and a slow load that does not hold up a proof of another key.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "engine/key_store.hpp"
+#include "engine/sim_backend.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+constexpr uint64_t kKeyConstraints = 1000;  // 1,024,000 bytes per key at 1024 bytes/constraint
+
+struct Fixture {
+  std::unique_ptr<SimBackend> sim;
+  std::unique_ptr<KeyStore> store;
+};
+
+Fixture make(uint64_t vram_keys, uint64_t pinned_keys, double load_bytes_per_us = 1e9) {
+  SimOptions o;
+  o.gpus = 2;
+  o.vram_bytes = 1 << 30;
+  o.key_bytes_per_constraint = 1024;
+  o.key_load_bytes_per_us = load_bytes_per_us;
+  Fixture f;
+  f.sim = SimBackend::create(o);
+  KeyStore::Options k;
+  k.budgets = {{KeyTier::kVram, vram_keys * 1'024'000},
+               {KeyTier::kPinned, pinned_keys * 1'024'000}};
+  f.store = KeyStore::create(k, *f.sim);
+  for (int i = 0; i < 4; ++i) f.store->register_key("k" + std::to_string(i), {{}, kKeyConstraints});
+  return f;
+}
+
+KeyTier tier_of(const KeyStore& store, const std::string& id) {
+  for (const auto& s : store.status()) {
+    if (s.id == id) return s.tier;
+  }
+  return KeyTier::kDisk;
+}
+
+TEST(KeyStore, BestTierFirstThenTheNext) {
+  auto f = make(1, 1);
+  {
+    auto a = f.store->acquire("k0");
+    auto b = f.store->acquire("k1");
+    EXPECT_EQ(a.key().tier(), KeyTier::kVram);
+    EXPECT_EQ(b.key().tier(), KeyTier::kPinned) << "VRAM tier full with k0 in use";
+    EXPECT_EQ(f.sim->resident_key_bytes(0), 1'024'000u) << "a VRAM key is resident on each GPU";
+    EXPECT_EQ(f.sim->resident_key_bytes(1), 1'024'000u);
+    try {
+      auto c = f.store->acquire("k2");
+      FAIL() << "k2 loaded although both tiers are full of keys in use";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kResourceExhausted) << e.what();
+    }
+  }
+  // Nothing in use now: k2 evicts the least recently used key of the VRAM tier.
+  auto c = f.store->acquire("k2");
+  EXPECT_EQ(c.key().tier(), KeyTier::kVram);
+  EXPECT_EQ(tier_of(*f.store, "k0"), KeyTier::kDisk) << "k0 was the LRU key of the VRAM tier";
+  EXPECT_EQ(tier_of(*f.store, "k1"), KeyTier::kPinned);
+  EXPECT_EQ(f.sim->resident_key_bytes(0), 1'024'000u) << "evicted keys free their VRAM";
+  EXPECT_THROW(f.store->acquire("nope"), Error);
+}
+
+TEST(KeyStore, LruAmongUnusedKeys) {
+  auto f = make(2, 0);
+  f.store->preload("k0");
+  f.store->preload("k1");
+  { auto touch = f.store->acquire("k0"); }  // k1 is now the least recently used
+  f.store->preload("k2");
+  EXPECT_EQ(tier_of(*f.store, "k1"), KeyTier::kDisk);
+  EXPECT_EQ(tier_of(*f.store, "k0"), KeyTier::kVram);
+  EXPECT_EQ(tier_of(*f.store, "k2"), KeyTier::kVram);
+}
+
+TEST(KeyStore, EvictRefusesKeysInUse) {
+  auto f = make(2, 0);
+  auto a = f.store->acquire("k0");
+  EXPECT_FALSE(f.store->evict("k0"));
+  EXPECT_EQ(tier_of(*f.store, "k0"), KeyTier::kVram);
+  a = KeyHandle();
+  EXPECT_TRUE(f.store->evict("k0"));
+  EXPECT_EQ(tier_of(*f.store, "k0"), KeyTier::kDisk);
+  EXPECT_EQ(f.sim->resident_key_bytes(0), 0u);
+  EXPECT_TRUE(f.store->evict("k1")) << "evicting a key that is not loaded is a no-op";
+  for (const auto& t : f.store->tiers()) EXPECT_EQ(t.used, 0u) << key_tier_name(t.tier);
+}
+
+TEST(KeyStore, SlowLoadDoesNotBlockOtherKeys) {
+  // 1,024,000 bytes at 5,000 bytes/µs: ~200 ms per load.
+  auto f = make(4, 0, 5'000);
+  f.store->preload("k0");
+  std::thread loader([&] { auto h = f.store->acquire("k1"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const auto t0 = Clock::now();
+  { auto h = f.store->acquire("k0"); }
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  EXPECT_LT(ms, 100) << "acquiring a resident key waited for another key's load";
+  // Two callers of one key share its load.
+  std::thread second([&] { auto h = f.store->acquire("k1"); });
+  loader.join();
+  second.join();
+  for (const auto& s : f.store->status()) {
+    if (s.id == "k1") {
+      EXPECT_EQ(s.loads, 1u) << "k1 was loaded twice";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::engine
