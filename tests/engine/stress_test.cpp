@@ -41,7 +41,7 @@ class Stress : public ::testing::TestWithParam<int> {};
 TEST_P(Stress, ManyClientsMixedPrioritiesNoLossNoLeak) {
   const int k = GetParam();
   const size_t total = cuzk::test::scaled(625);
-  auto e = make_sim_engine(small_engine(k), small_sim());
+  auto e = make_sim_engine(small_engine(k), small_sim(5.0));  // 100 µs of kernels per partition
   const uint64_t violations_before = lock_order_violations();
 
   std::mutex mutex;
@@ -153,9 +153,9 @@ TEST_P(Stress, ManyClientsMixedPrioritiesNoLossNoLeak) {
   expect_nothing_held(e, "stress K=" + std::to_string(k));
   std::printf(
       "[engine] stress K=%d: %zu partitions in %zu jobs from %d clients, %zu jobs "
-      "succeeded, %.2f s, arena peak %llu / %llu bytes\n",
-      k, total, all.size(), kClients, succeeded, seconds, (unsigned long long)st.gpus[0].arena_peak,
-      (unsigned long long)st.gpus[0].arena_bytes);
+      "succeeded, %.2f s, gpu0 modeled kernels %.0f ms, arena peak %llu / %llu bytes\n",
+      k, total, all.size(), kClients, succeeded, seconds, e.sim->compute_busy_ms(0),
+      (unsigned long long)st.gpus[0].arena_peak, (unsigned long long)st.gpus[0].arena_bytes);
   EXPECT_EQ(failures.load(), 0);
 }
 
