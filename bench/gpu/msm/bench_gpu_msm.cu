@@ -1,0 +1,197 @@
+// bench_gpu_msm: GPU MSM timings on device-resident inputs, in the bench/results shape.
+//
+//   bench_gpu_msm [--g1 20,22,24,26] [--g2 22,24] [--curves bls12_381,bn254]
+//                 [--shapes random,porep] [--runs 5] [--window c] [--json out.json]
+//                 [--commit abc1234]   (default: $CUZK_BENCH_COMMIT)
+//
+// Per (curve, group, log n, shape): inputs made on the device (bench_inputs.cuh), one warm-up
+// run, then --runs timed runs between CUDA events on one stream; median, min and max. Shape
+// "random" runs msm (signed-digit Pippenger over every scalar); "porep" (40% zeros, 40% ones)
+// runs both msm and msm_with_classification (the prover's path), told apart by "method".
+// Prints the workspace bytes of each size. Needs a GPU; exits 2 without one.
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench_inputs.cuh"
+#include "curves/bls12_381.hpp"
+#include "curves/bn254.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/device_memory.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/stream.hpp"
+
+namespace {
+
+using namespace cuzk;
+namespace gm = cuzk::gpu::msm;
+
+struct Options {
+  std::vector<unsigned> g1_logs = {20, 22, 24, 26};
+  std::vector<unsigned> g2_logs = {22, 24};
+  std::vector<std::string> curves = {"bls12_381", "bn254"};
+  std::vector<std::string> shapes = {"random", "porep"};
+  unsigned runs = 5;
+  unsigned window = 0;
+};
+
+struct Timing {
+  double median, min, max;
+};
+
+Timing summarize(std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  const size_t k = ms.size();
+  const double median = k % 2 == 1 ? ms[k / 2] : (ms[k / 2 - 1] + ms[k / 2]) / 2;
+  return {median, ms.front(), ms.back()};
+}
+
+template <class Curve>
+void bench_group(const char* curve, const char* op, unsigned log_n, const Options& options,
+                 nlohmann::json& results) {
+  using Fr = typename Curve::Scalar;
+  using AffinePoint = ec::Affine<Curve>;
+  const size_t n = size_t(1) << log_n;
+  gpu::Stream stream;
+  auto bases = gpu::DeviceBuffer<AffinePoint>::allocate_blocking(n);
+  auto scalars = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
+  auto result = gpu::DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
+  const auto t0 = std::chrono::steady_clock::now();
+  bench::make_device_bases<Curve>(bases.data(), n, 0x5eed0000 + log_n, stream);
+  const double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  gm::MsmConfig config;
+  config.stream = stream;
+  config.window_bits = options.window;
+  const size_t plain_bytes = gm::msm_workspace_bytes<Curve>(n, config);
+  const size_t classified_bytes = gm::classified_msm_workspace_bytes<Curve>(n, config);
+  std::printf(
+      "# %s %s 2^%u: bases made on the device in %.1f s; workspace %.3f GiB (msm), "
+      "%.3f GiB (classified)\n",
+      curve, op, log_n, gen_s, double(plain_bytes) / (1u << 30),
+      double(classified_bytes) / (1u << 30));
+  auto workspace =
+      gpu::DeviceBuffer<std::byte>::allocate_blocking(std::max(plain_bytes, classified_bytes));
+  const std::span<std::byte> ws{workspace.data(), workspace.size()};
+  const std::span<const AffinePoint> base_span{bases.data(), n};
+  const std::span<const Fr> scalar_span{scalars.data(), n};
+
+  for (const std::string& shape : options.shapes) {
+    const bool porep = shape == "porep";
+    bench::make_device_scalars<Curve>(
+        scalars.data(), n, porep ? bench::ScalarShape::kPorep : bench::ScalarShape::kRandom,
+        0xabc0 + log_n, stream);
+    for (const char* method : {"pippenger", "classified"}) {
+      const bool classified = std::string(method) == "classified";
+      if (classified && !porep) continue;
+      auto run = [&] {
+        if (classified) {
+          gm::msm_with_classification<Curve>(base_span, scalar_span, result.data(), ws, config);
+        } else {
+          gm::msm<Curve>(base_span, scalar_span, result.data(), ws, config);
+        }
+      };
+      run();  // warm-up
+      stream.synchronize();
+      std::vector<double> ms;
+      for (unsigned r = 0; r < options.runs; ++r) {
+        gpu::Event start(true), stop(true);
+        start.record(stream);
+        run();
+        stop.record(stream);
+        stop.synchronize();
+        ms.push_back(gpu::Event::elapsed_ms(start, stop));
+      }
+      const Timing t = summarize(ms);
+      std::printf("%-10s %-7s %5u  %-7s %-11s %10.2f %10.2f %10.2f %5u %14zu\n", curve, op, log_n,
+                  shape.c_str(), method, t.median, t.min, t.max, options.runs,
+                  classified ? classified_bytes : plain_bytes);
+      std::fflush(stdout);
+      results.push_back({{"op", op},
+                         {"curve", curve},
+                         {"log_n", log_n},
+                         {"shape", shape},
+                         {"method", method},
+                         {"median_ms", t.median},
+                         {"min_ms", t.min},
+                         {"max_ms", t.max},
+                         {"runs", options.runs},
+                         {"window_bits", options.window},
+                         {"workspace_bytes", classified ? classified_bytes : plain_bytes}});
+    }
+  }
+}
+
+template <class G1, class G2>
+void bench_curve(const char* curve, const Options& options, nlohmann::json& results) {
+  for (unsigned log_n : options.g1_logs) bench_group<G1>(curve, "msm_g1", log_n, options, results);
+  for (unsigned log_n : options.g2_logs) bench_group<G2>(curve, "msm_g2", log_n, options, results);
+}
+
+// CUZK_BENCH_COMMIT / CUZK_BENCH_DATE (set by scripts/gpu-bench.sh) label the results.
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  std::string json_path, commit = env_or("CUZK_BENCH_COMMIT", "unknown");
+  CLI::App app{"GPU MSM benchmark (device-resident inputs)"};
+  app.add_option("--g1", options.g1_logs, "log2 sizes of the G1 MSMs")->delimiter(',');
+  app.add_option("--g2", options.g2_logs, "log2 sizes of the G2 MSMs")->delimiter(',');
+  app.add_option("--curves", options.curves, "bls12_381, bn254")->delimiter(',');
+  app.add_option("--shapes", options.shapes, "random, porep")->delimiter(',');
+  app.add_option("--runs", options.runs, "timed runs per case (at least 5 for results)");
+  app.add_option("--window", options.window, "window width override (0: tuning table)");
+  app.add_option("--json", json_path, "write results in the bench/results shape");
+  app.add_option("--commit", commit, "commit recorded in the JSON");
+  CLI11_PARSE(app, argc, argv);
+  if (gpu::device_count() == 0) {
+    std::fprintf(stderr, "bench_gpu_msm: no CUDA device\n");
+    return 2;
+  }
+  const gpu::DeviceInfo info = gpu::device_info(0);
+  std::printf("# %s\n", gpu::describe(info).c_str());
+  std::printf("%-10s %-7s %5s  %-7s %-11s %10s %10s %10s %5s %14s\n", "curve", "op", "log_n",
+              "shape", "method", "median_ms", "min_ms", "max_ms", "runs", "workspace_B");
+  nlohmann::json results = nlohmann::json::array();
+  for (const std::string& curve : options.curves) {
+    if (curve == "bls12_381") {
+      bench_curve<bls12_381::G1Curve, bls12_381::G2Curve>("bls12_381", options, results);
+    } else if (curve == "bn254") {
+      bench_curve<bn254::G1Curve, bn254::G2Curve>("bn254", options, results);
+    } else {
+      std::fprintf(stderr, "bench_gpu_msm: unknown curve %s\n", curve.c_str());
+      return 1;
+    }
+  }
+  if (!json_path.empty()) {
+    std::string command;
+    for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+    const nlohmann::json doc = {{"device", info.name},
+                                {"commit", commit},
+                                {"date", env_or("CUZK_BENCH_DATE", today())},
+                                {"command", command},
+                                {"results", results}};
+    std::ofstream(json_path) << doc.dump(1) << "\n";
+  }
+  return 0;
+}
