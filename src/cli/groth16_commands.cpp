@@ -1,8 +1,12 @@
 // `cuzk prove | verify | setup | gen | example`: the Groth16 commands on files, thin wrappers
 // over groth16/files.hpp and circuits/synthetic.hpp. prove is a drop-in for rapidsnark and
 // `snarkjs groth16 prove` (same arguments, same JSON files); verify for `snarkjs groth16
-// verify`. Exit codes: 0 success (verify: the proof is valid), 1 the proof does not verify or
-// an internal error, 2 bad input (main.cpp maps cuzk::Error kinds).
+// verify`. Both also take bellman keys: a .params (found by content) proves with --r1cs into a
+// 192-byte proof file, and verify takes its .vk (or the .params) and that proof file; public
+// inputs are public.json either way. Exit codes: 0 success (verify: the proof is valid), 1 the
+// proof does not verify or an internal error, 2 bad input (main.cpp maps cuzk::Error kinds).
+// Output files are written to <name>.partial and renamed, so a failed command leaves an
+// existing file untouched. Steps longer than a second print progress lines (progress.hpp).
 
 #include <chrono>
 #include <cstdio>
@@ -14,6 +18,7 @@
 
 #include "circuits/synthetic.hpp"
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "formats/curve.hpp"
 #include "groth16/files.hpp"
 #include "util/error.hpp"
@@ -23,11 +28,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) CUZK_THROW(ErrorKind::kInternal, "cannot write " + path.string());
+void write_text(const fs::path& path, std::string_view text) {
+  fs::path partial = path;
+  partial += ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    if (!out) CUZK_INVALID_INPUT("cannot create " + partial.string());
+    out.write(text.data(), std::streamsize(text.size()));
+    out.close();
+    if (!out) CUZK_THROW(ErrorKind::kInternal, "cannot write " + partial.string());
+  }
+  std::error_code error;
+  fs::rename(partial, path, error);
+  if (error) CUZK_THROW(ErrorKind::kInternal, "cannot replace " + path.string());
 }
 
 formats::CurveId parse_curve(const std::string& name) {
@@ -38,8 +51,11 @@ formats::CurveId parse_curve(const std::string& name) {
   CUZK_INVALID_INPUT("unknown curve '" + name + "' (expected bn254 or bls12_381)");
 }
 
-nlohmann::json timings_json(const groth16::ProveFilesResult& r) {
+// abc_ms is the synthesis (a, b, c), h_ms the NTTs of H; the private-wire MSM is C in a .zkey,
+// L in a .params. total_ms is the prover's; read_ms comes before it.
+nlohmann::ordered_json timings_json(const groth16::ProveFilesResult& r) {
   const auto& t = r.timings;
+  const bool params = r.format == groth16::KeyFormat::kParams;
   return {{"read_ms", r.read_ms},
           {"witness_check_ms", t.witness_check_ms},
           {"abc_ms", t.abc_ms},
@@ -47,14 +63,19 @@ nlohmann::json timings_json(const groth16::ProveFilesResult& r) {
           {"msm_a_ms", t.msm_a_ms},
           {"msm_b1_ms", t.msm_b1_ms},
           {"msm_b2_ms", t.msm_b2_ms},
-          {"msm_c_ms", t.msm_c_ms},
+          {params ? "msm_l_ms" : "msm_c_ms", t.msm_c_ms},
           {"msm_h_ms", t.msm_h_ms},
           {"epilogue_ms", t.epilogue_ms},
           {"self_verify_ms", t.self_verify_ms},
           {"total_ms", t.total_ms}};
 }
 
-void print_timings(const nlohmann::json& t) {
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+void print_timings(const nlohmann::ordered_json& t) {
   for (const auto& [stage, ms] : t.items()) {
     std::fprintf(stderr, "  %-18s %10.2f ms\n", stage.c_str(), ms.get<double>());
   }
@@ -68,48 +89,121 @@ void print_insecure_warning() {
 }
 
 struct ProveArgs {
-  std::string zkey, wtns, proof = "proof.json", pub = "public.json", r1cs;
+  // proof: "" is proof.json for a .zkey, proof.bin (192 bytes) for a .params.
+  std::string key, wtns, proof, pub = "public.json", r1cs;
   bool json = false, trusted_key = false;
 };
 
 int run_prove(const ProveArgs& a) {
+  ProgressPrinter progress("prove");
   groth16::ProveFilesOptions options;
   if (!a.r1cs.empty()) options.r1cs = a.r1cs;
   if (a.trusted_key) options.key_subgroup_check = io::SubgroupCheck::kOff;
-  auto result = groth16::prove_files(a.zkey, a.wtns, options);
-  write_text(a.proof, result.proof_json);
+  options.on_stage = progress.callback();
+  auto result = groth16::prove_files(a.key, a.wtns, options);
+  progress.finish();
+  const bool params = result.format == groth16::KeyFormat::kParams;
+  const std::string proof_path = !a.proof.empty() ? a.proof : params ? "proof.bin" : "proof.json";
+  if (params) {
+    write_text(proof_path,
+               std::string_view(reinterpret_cast<const char*>(result.proof_bytes.data()),
+                                result.proof_bytes.size()));
+  } else {
+    write_text(proof_path, result.proof_json);
+  }
   write_text(a.pub, result.public_json);
-  nlohmann::json t = timings_json(result);
+  const nlohmann::ordered_json t = timings_json(result);
   if (a.json) {
-    std::puts(nlohmann::json({{"curve", formats::snarkjs_curve_name(result.curve)},
-                              {"backend", "cpu"},
-                              {"proof", a.proof},
-                              {"public", a.pub},
-                              {"timings", t}})
+    std::puts(nlohmann::ordered_json({{"curve", formats::snarkjs_curve_name(result.curve)},
+                                      {"format", groth16::key_format_name(result.format)},
+                                      {"backend", "cpu"},
+                                      {"proof", proof_path},
+                                      {"public", a.pub},
+                                      {"timings", t}})
                   .dump(2)
                   .c_str());
   } else {
-    std::fprintf(stderr, "proof written to %s, public inputs to %s (%s, cpu)\n", a.proof.c_str(),
-                 a.pub.c_str(), std::string(formats::curve_display_name(result.curve)).c_str());
+    std::fprintf(stderr, "proof written to %s, public inputs to %s (%s, %s key, cpu)\n",
+                 proof_path.c_str(), a.pub.c_str(),
+                 std::string(formats::curve_display_name(result.curve)).c_str(),
+                 groth16::key_format_name(result.format));
     print_timings(t);
   }
   return kExitOk;
 }
 
 int run_verify(const std::string& vk, const std::string& pub, const std::string& proof, bool json) {
-  const bool ok = groth16::verify_files(vk, pub, proof);
+  const auto start = std::chrono::steady_clock::now();
+  const groth16::VerifyFilesResult r = groth16::verify_files_timed(vk, pub, proof);
+  const double total_ms = milliseconds_since(start);
   if (json) {
-    std::puts(nlohmann::json({{"valid", ok}}).dump().c_str());
+    std::puts(nlohmann::ordered_json(
+                  {{"valid", r.valid},
+                   {"curve", formats::snarkjs_curve_name(r.curve)},
+                   {"format", groth16::key_format_name(r.format)},
+                   {"timings",
+                    {{"read_ms", r.read_ms}, {"verify_ms", r.verify_ms}, {"total_ms", total_ms}}}})
+                  .dump(2)
+                  .c_str());
   } else {
-    std::puts(ok ? "OK: the proof is valid" : "INVALID: the proof does not verify");
+    std::puts(r.valid ? "OK: the proof is valid" : "INVALID: the proof does not verify");
   }
-  return ok ? kExitOk : kExitFailure;
+  return r.valid ? kExitOk : kExitFailure;
 }
 
-int run_setup(const std::string& r1cs, const std::string& zkey, const std::string& vk) {
+struct SetupArgs {
+  // vk: "" is verification_key.json for a .zkey, the key's name with .vk for a .params.
+  std::string r1cs, key, vk, format;
+  bool json = false;
+};
+
+// --format when given, else the key's extension: .params is bellman, anything else a .zkey.
+groth16::KeyFormat setup_format(const SetupArgs& a) {
+  if (a.format == "zkey") return groth16::KeyFormat::kZkey;
+  if (a.format == "params") return groth16::KeyFormat::kParams;
+  if (!a.format.empty()) {
+    CUZK_INVALID_INPUT("unknown key format '" + a.format + "' (expected zkey or params)");
+  }
+  return fs::path(a.key).extension() == ".params" ? groth16::KeyFormat::kParams
+                                                  : groth16::KeyFormat::kZkey;
+}
+
+int run_setup(const SetupArgs& a) {
   print_insecure_warning();
-  write_text(vk, groth16::setup_files(r1cs, zkey));
-  std::fprintf(stderr, "key written to %s, verification key to %s\n", zkey.c_str(), vk.c_str());
+  const groth16::KeyFormat format = setup_format(a);
+  const bool params = format == groth16::KeyFormat::kParams;
+  std::string vk = a.vk;
+  if (vk.empty())
+    vk = params ? fs::path(a.key).replace_extension(".vk").string() : "verification_key.json";
+  const auto start = std::chrono::steady_clock::now();
+  ProgressPrinter progress("setup");
+  const groth16::SetupFilesResult r =
+      groth16::setup_key_files(a.r1cs, format, a.key, vk, progress.callback());
+  progress.finish();
+  const double total_ms = milliseconds_since(start);
+  nlohmann::ordered_json t = {{"read_ms", r.read_ms}, {"setup_ms", r.setup_ms}};
+  if (params) {
+    t["qap_ms"] = r.bellman.qap_ms;
+    t["g1_points_ms"] = r.bellman.g1_points_ms;
+    t["g2_points_ms"] = r.bellman.g2_points_ms;
+  }
+  t["write_ms"] = r.write_ms;
+  t["total_ms"] = total_ms;
+  if (a.json) {
+    std::puts(nlohmann::ordered_json({{"curve", formats::snarkjs_curve_name(r.curve)},
+                                      {"format", groth16::key_format_name(r.format)},
+                                      {"constraints", r.constraints},
+                                      {"wires", r.wires},
+                                      {"public", r.public_signals},
+                                      {"domain_size", r.domain_size},
+                                      {"key", a.key},
+                                      {"verification_key", vk},
+                                      {"timings", t}})
+                  .dump(2)
+                  .c_str());
+  } else {
+    std::fprintf(stderr, "key written to %s, verification key to %s\n", a.key.c_str(), vk.c_str());
+  }
   return kExitOk;
 }
 
@@ -163,7 +257,8 @@ int run_example(const std::string& curve, uint32_t constraints, const std::strin
   gen.wtns = (d / "witness.wtns").string();
   run_gen(gen);
   auto start = Clock::now();
-  run_setup(gen.r1cs, (d / "circuit.zkey").string(), (d / "verification_key.json").string());
+  SetupArgs setup{gen.r1cs, (d / "circuit.zkey").string(), (d / "verification_key.json").string()};
+  run_setup(setup);
   std::fprintf(stderr, "setup: %.2f s\n",
                std::chrono::duration<double>(Clock::now() - start).count());
   ProveArgs prove{(d / "circuit.zkey").string(), gen.wtns, (d / "proof.json").string(),
@@ -182,14 +277,19 @@ int run_example(const std::string& curve, uint32_t constraints, const std::strin
 void add_groth16_commands(CLI::App& app, int& exit_code) {
   static ProveArgs prove;
   auto* p = app.add_subcommand(
-      "prove", "Prove: circuit.zkey witness.wtns [proof.json] [public.json] (like rapidsnark)");
-  p->add_option("zkey", prove.zkey, "Groth16 proving key (.zkey)")
+      "prove",
+      "Prove: circuit.zkey witness.wtns [proof.json] [public.json] (like rapidsnark), or "
+      "key.params witness.wtns [proof.bin] [public.json] --r1cs circuit.r1cs (bellman)");
+  p->add_option("key", prove.key, "Groth16 proving key: .zkey (snarkjs) or .params (bellman)")
       ->required()
       ->check(CLI::ExistingFile);
   p->add_option("witness", prove.wtns, "Witness (.wtns)")->required()->check(CLI::ExistingFile);
-  p->add_option("proof", prove.proof, "Output proof.json");
+  p->add_option("proof", prove.proof,
+                "Output proof: proof.json (.zkey) or the 192-byte proof.bin (.params)");
   p->add_option("public", prove.pub, "Output public.json");
-  p->add_option("--r1cs", prove.r1cs, "Check the witness against this .r1cs first")
+  p->add_option("--r1cs", prove.r1cs,
+                "The circuit's .r1cs: required for a .params key; for a .zkey, checks the "
+                "witness constraint by constraint first")
       ->check(CLI::ExistingFile);
   p->add_flag("--trusted-key", prove.trusted_key,
               "Skip the subgroup check of the key's points (keys you made or verified)");
@@ -198,21 +298,32 @@ void add_groth16_commands(CLI::App& app, int& exit_code) {
 
   static std::string vk, pub, proof;
   static bool verify_json = false;
-  auto* v = app.add_subcommand(
-      "verify", "Verify: verification_key.json public.json proof.json (like snarkjs)");
-  v->add_option("verification_key", vk)->required()->check(CLI::ExistingFile);
-  v->add_option("public", pub)->required()->check(CLI::ExistingFile);
-  v->add_option("proof", proof)->required()->check(CLI::ExistingFile);
-  v->add_flag("--json", verify_json, "Print the result as JSON");
+  auto* v =
+      app.add_subcommand("verify",
+                         "Verify: verification_key.json public.json proof.json (like snarkjs), or "
+                         "key.vk|key.params public.json proof.bin (bellman)");
+  v->add_option("verification_key", vk, "verification_key.json, or a bellman .vk or .params")
+      ->required()
+      ->check(CLI::ExistingFile);
+  v->add_option("public", pub, "public.json")->required()->check(CLI::ExistingFile);
+  v->add_option("proof", proof, "proof.json, or the 192-byte proof of a bellman key")
+      ->required()
+      ->check(CLI::ExistingFile);
+  v->add_flag("--json", verify_json, "Print the result and the timings as JSON");
   v->callback([&exit_code] { exit_code = run_verify(vk, pub, proof, verify_json); });
 
-  static std::string setup_r1cs, setup_zkey, setup_vk = "verification_key.json";
+  static SetupArgs setup;
   auto* s = app.add_subcommand(
-      "setup", "INSECURE development setup: circuit.r1cs circuit.zkey [verification_key.json]");
-  s->add_option("r1cs", setup_r1cs)->required()->check(CLI::ExistingFile);
-  s->add_option("zkey", setup_zkey)->required();
-  s->add_option("verification_key", setup_vk);
-  s->callback([&exit_code] { exit_code = run_setup(setup_r1cs, setup_zkey, setup_vk); });
+      "setup",
+      "INSECURE development setup: circuit.r1cs circuit.zkey [verification_key.json], or "
+      "circuit.r1cs circuit.params [circuit.vk] (bellman, BLS12-381)");
+  s->add_option("r1cs", setup.r1cs)->required()->check(CLI::ExistingFile);
+  s->add_option("key", setup.key, "Output key: .zkey, or .params for bellman")->required();
+  s->add_option("verification_key", setup.vk,
+                "Output verification key (default verification_key.json, or <key>.vk)");
+  s->add_option("--format", setup.format, "zkey or params (default: from the key's extension)");
+  s->add_flag("--json", setup.json, "Print the counts and stage timings as JSON");
+  s->callback([&exit_code] { exit_code = run_setup(setup); });
 
   static GenArgs gen;
   auto* g = app.add_subcommand("gen", "Write a synthetic satisfiable circuit (.r1cs + .wtns)");

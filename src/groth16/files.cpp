@@ -3,11 +3,14 @@
 #include "groth16/files.hpp"
 
 #include <chrono>
+#include <fstream>
 #include <string_view>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
 #include "formats/mapped_file.hpp"
+#include "formats/params.hpp"
 #include "formats/r1cs.hpp"
 #include "formats/wtns.hpp"
 #include "formats/zkey.hpp"
@@ -19,6 +22,49 @@
 namespace cuzk::groth16 {
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+void announce(const std::function<void(const char*)>& on_stage, const char* stage) {
+  if (on_stage) on_stage(stage);
+}
+
+// The vk part of a .params: six points (α1, β1, β2, γ2, δ1, δ2) and the IC count.
+constexpr size_t kBellmanVkFixedBytes = 3 * 96 + 3 * 192;
+
+// A bellman .vk holds exactly its six points, the u32 IC count and the IC points; a .params
+// continues with its five vectors.
+bool is_bellman_vk_file(std::span<const uint8_t> bytes) {
+  if (bytes.size() < kBellmanVkFixedBytes + 4) return false;
+  const uint8_t* c = bytes.data() + kBellmanVkFixedBytes;
+  const uint64_t count = uint64_t(c[0]) << 24 | uint64_t(c[1]) << 16 | uint64_t(c[2]) << 8 | c[3];
+  return bytes.size() == kBellmanVkFixedBytes + 4 + count * 96;
+}
+
+void require_bellman_curve(const std::filesystem::path& path, formats::CurveId curve) {
+  if (curve != formats::CurveId::kBls12_381) {
+    CUZK_INVALID_INPUT(path.string() + " belongs to " +
+                       std::string(formats::curve_display_name(curve)) +
+                       ", but bellman .params keys are BLS12-381 only");
+  }
+}
+
+// Writes text to <path>.partial and renames it over path: never a half-written file.
+void write_text_replacing(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::path partial = path;
+  partial += ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) CUZK_THROW(ErrorKind::kInternal, "cannot write " + partial.string());
+  }
+  std::filesystem::rename(partial, path);
+}
 
 nlohmann::json read_json(const std::filesystem::path& path) {
   const formats::MappedFile file = formats::MappedFile::open(path);
@@ -54,9 +100,33 @@ formats::CurveId curve_of_verification_key(const nlohmann::json& json,
 
 }  // namespace
 
-ProveFilesResult prove_files(const std::filesystem::path& zkey_path,
-                             const std::filesystem::path& wtns_path,
-                             const ProveFilesOptions& options) {
+const char* key_format_name(KeyFormat format) {
+  return format == KeyFormat::kZkey ? "zkey" : "params";
+}
+
+KeyFormat detect_key_format(const std::filesystem::path& key_path) {
+  std::ifstream in(key_path, std::ios::binary);
+  if (!in) CUZK_THROW(ErrorKind::kNotFound, key_path.string() + ": cannot open the file");
+  char head[4] = {};
+  in.read(head, 4);
+  if (in.gcount() == 4 && std::string_view(head, 4) == "zkey") return KeyFormat::kZkey;
+  std::error_code error;
+  const auto size = std::filesystem::file_size(key_path, error);
+  if (in.gcount() >= 1 && (uint8_t(head[0]) & 0xe0) == 0 && !error &&
+      size >= kBellmanVkFixedBytes + 4) {
+    return KeyFormat::kParams;
+  }
+  CUZK_INVALID_INPUT(key_path.string() +
+                     ": not a proving key: neither a .zkey (no \"zkey\" magic) nor a bellman "
+                     ".params (which begins with an uncompressed BLS12-381 point, at least " +
+                     std::to_string(kBellmanVkFixedBytes + 4) + " bytes)");
+}
+
+namespace {
+
+ProveFilesResult prove_zkey_files(const std::filesystem::path& zkey_path,
+                                  const std::filesystem::path& wtns_path,
+                                  const ProveFilesOptions& options) {
   const formats::CurveId curve = formats::sniff_curve(zkey_path);
   check_same_curve(zkey_path, curve, wtns_path, formats::sniff_curve(wtns_path));
   if (options.r1cs)
@@ -65,22 +135,27 @@ ProveFilesResult prove_files(const std::filesystem::path& zkey_path,
   return formats::with_curve(curve, [&](auto curve_record) {
     using Curve = decltype(curve_record);
     using Fr = typename Curve::Fr;
-    const auto read_start = std::chrono::steady_clock::now();
+    const auto read_start = Clock::now();
+    announce(options.on_stage, "reading the key");
     formats::ZkeyReadOptions read_options;
     read_options.subgroup_check = options.key_subgroup_check;
     const auto key = formats::read_zkey<Curve>(zkey_path, read_options);
+    announce(options.on_stage, "reading the witness");
     const auto witness = formats::read_wtns<Curve>(wtns_path);
     std::optional<formats::R1cs<Curve>> r1cs;
-    if (options.r1cs) r1cs = formats::read_r1cs<Curve>(*options.r1cs);
+    if (options.r1cs) {
+      announce(options.on_stage, "reading the .r1cs");
+      r1cs = formats::read_r1cs<Curve>(*options.r1cs);
+    }
     ProveFilesResult result;
     result.curve = curve;
-    result.read_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - read_start)
-            .count();
+    result.format = KeyFormat::kZkey;
+    result.read_ms = milliseconds_since(read_start);
 
     ProveOptions<Curve> prove_options;
     if (options.zero_blinding) prove_options.blinding = Blinding<Curve>{Fr::zero(), Fr::zero()};
     if (r1cs) prove_options.r1cs = &*r1cs;
+    prove_options.on_stage = options.on_stage;
     const ProveResult<Curve> proved = prove(key, std::span<const Fr>(witness), prove_options);
     result.proof_json = snarkjs_text(proof_to_json(proved.proof));
     result.public_json =
@@ -90,21 +165,132 @@ ProveFilesResult prove_files(const std::filesystem::path& zkey_path,
   });
 }
 
-bool verify_files(const std::filesystem::path& verification_key_path,
-                  const std::filesystem::path& public_path,
-                  const std::filesystem::path& proof_path) {
+ProveFilesResult prove_params_files(const std::filesystem::path& params_path,
+                                    const std::filesystem::path& wtns_path,
+                                    const ProveFilesOptions& options) {
+  using Curve = BellmanCurve;
+  using Fr = bls12_381::Fr;
+  if (!options.r1cs) {
+    CUZK_INVALID_INPUT(params_path.string() +
+                       ": a bellman .params key holds no constraint matrices: give the "
+                       "circuit's .r1cs (--r1cs circuit.r1cs)");
+  }
+  require_bellman_curve(*options.r1cs, formats::sniff_curve(*options.r1cs));
+  require_bellman_curve(wtns_path, formats::sniff_curve(wtns_path));
+
+  const auto read_start = Clock::now();
+  announce(options.on_stage, "reading the key");
+  formats::ParamsReadOptions read_options;
+  read_options.subgroup_check = options.key_subgroup_check;
+  const formats::BellmanParams params = formats::read_bellman_params(params_path, read_options);
+  announce(options.on_stage, "reading the .r1cs");
+  const formats::R1cs<Curve> r1cs = formats::read_r1cs<Curve>(*options.r1cs);
+  announce(options.on_stage, "reading the witness");
+  const std::vector<Fr> witness = formats::read_wtns<Curve>(wtns_path);
+  ProveFilesResult result;
+  result.curve = formats::CurveId::kBls12_381;
+  result.format = KeyFormat::kParams;
+  result.read_ms = milliseconds_since(read_start);
+
+  ProveOptions<Curve> prove_options;
+  if (options.zero_blinding) prove_options.blinding = Blinding<Curve>{Fr::zero(), Fr::zero()};
+  prove_options.on_stage = options.on_stage;
+  const ProveResult<Curve> proved =
+      prove_bellman(params, r1cs, std::span<const Fr>(witness), prove_options);
+  const auto bytes = formats::encode_bellman_proof(proof_to_bellman(proved.proof));
+  result.proof_bytes.assign(bytes.begin(), bytes.end());
+  result.public_json =
+      snarkjs_text(public_inputs_to_json<Curve>(std::span<const Fr>(proved.public_inputs)));
+  result.timings = proved.timings;
+  return result;
+}
+
+VerifyFilesResult verify_json_files(const std::filesystem::path& verification_key_path,
+                                    const std::filesystem::path& public_path,
+                                    const std::filesystem::path& proof_path) {
+  const auto read_start = Clock::now();
   const nlohmann::json vk_json = read_json(verification_key_path);
   const nlohmann::json public_json = read_json(public_path);
   const nlohmann::json proof_json = read_json(proof_path);
-  return formats::with_curve(curve_of_verification_key(vk_json, verification_key_path),
-                             [&](auto curve_record) {
-                               using Curve = decltype(curve_record);
-                               using Fr = typename Curve::Fr;
-                               const auto vk = verifying_key_from_json<Curve>(vk_json);
-                               const auto inputs = public_inputs_from_json<Curve>(public_json);
-                               const auto proof = proof_from_json<Curve>(proof_json);
-                               return verify(vk, std::span<const Fr>(inputs), proof);
-                             });
+  VerifyFilesResult result;
+  result.format = KeyFormat::kZkey;
+  result.curve = curve_of_verification_key(vk_json, verification_key_path);
+  formats::with_curve(result.curve, [&](auto curve_record) {
+    using Curve = decltype(curve_record);
+    using Fr = typename Curve::Fr;
+    const auto vk = verifying_key_from_json<Curve>(vk_json);
+    const auto inputs = public_inputs_from_json<Curve>(public_json);
+    const auto proof = proof_from_json<Curve>(proof_json);
+    result.read_ms = milliseconds_since(read_start);
+    const auto start = Clock::now();
+    result.valid = verify(vk, std::span<const Fr>(inputs), proof);
+    result.verify_ms = milliseconds_since(start);
+  });
+  return result;
+}
+
+VerifyFilesResult verify_bellman_files(const std::filesystem::path& key_path,
+                                       const std::filesystem::path& public_path,
+                                       const std::filesystem::path& proof_path) {
+  using Fr = bls12_381::Fr;
+  const auto read_start = Clock::now();
+  formats::BellmanVerifyingKey vk;
+  {
+    const formats::MappedFile key = formats::MappedFile::open(key_path);
+    vk = is_bellman_vk_file(key.bytes())
+             ? formats::parse_bellman_verifying_key(key.bytes(), key.name())
+             : formats::parse_bellman_params_layout(key.bytes(), key.name()).vk;
+  }
+  const std::vector<Fr> inputs = public_inputs_from_json<BellmanCurve>(read_json(public_path));
+  const formats::MappedFile proof_file = formats::MappedFile::open(proof_path);
+  const formats::BellmanProof proof =
+      formats::decode_bellman_proof(proof_file.bytes(), proof_file.name());
+  VerifyFilesResult result;
+  result.format = KeyFormat::kParams;
+  result.curve = formats::CurveId::kBls12_381;
+  result.read_ms = milliseconds_since(read_start);
+  const auto start = Clock::now();
+  result.valid = verify(verifying_key_from_bellman(vk), std::span<const Fr>(inputs),
+                        proof_from_bellman(proof));
+  result.verify_ms = milliseconds_since(start);
+  return result;
+}
+
+// A bellman .vk or .params begins with an uncompressed G1 point (its three flag bits clear)
+// and holds at least the vk's six points and the IC count; JSON begins with '{' or a space,
+// whose flag bits are set. Anything else goes to the JSON reader, which says what is wrong.
+bool looks_like_bellman_key(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) CUZK_THROW(ErrorKind::kNotFound, path.string() + ": cannot open the file");
+  char first = 0;
+  if (!in.get(first) || (uint8_t(first) & 0xe0) != 0) return false;
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  return !error && size >= kBellmanVkFixedBytes + 4;
+}
+
+}  // namespace
+
+ProveFilesResult prove_files(const std::filesystem::path& key_path,
+                             const std::filesystem::path& wtns_path,
+                             const ProveFilesOptions& options) {
+  return detect_key_format(key_path) == KeyFormat::kZkey
+             ? prove_zkey_files(key_path, wtns_path, options)
+             : prove_params_files(key_path, wtns_path, options);
+}
+
+VerifyFilesResult verify_files_timed(const std::filesystem::path& verification_key_path,
+                                     const std::filesystem::path& public_path,
+                                     const std::filesystem::path& proof_path) {
+  return looks_like_bellman_key(verification_key_path)
+             ? verify_bellman_files(verification_key_path, public_path, proof_path)
+             : verify_json_files(verification_key_path, public_path, proof_path);
+}
+
+bool verify_files(const std::filesystem::path& verification_key_path,
+                  const std::filesystem::path& public_path,
+                  const std::filesystem::path& proof_path) {
+  return verify_files_timed(verification_key_path, public_path, proof_path).valid;
 }
 
 std::string export_verification_key(const std::filesystem::path& zkey_path) {
@@ -129,6 +315,51 @@ std::string setup_files(const std::filesystem::path& r1cs_path,
     formats::write_zkey(zkey_path, key);
     return snarkjs_text(verifying_key_to_json(verifying_key_from_zkey(key)));
   });
+}
+
+SetupFilesResult setup_key_files(const std::filesystem::path& r1cs_path, KeyFormat format,
+                                 const std::filesystem::path& key_path,
+                                 const std::filesystem::path& verification_key_path,
+                                 const std::function<void(const char*)>& on_stage) {
+  SetupFilesResult result;
+  result.format = format;
+  result.curve = formats::sniff_curve(r1cs_path);
+  if (format == KeyFormat::kParams) require_bellman_curve(r1cs_path, result.curve);
+  formats::with_curve(result.curve, [&](auto curve_record) {
+    using Curve = decltype(curve_record);
+    announce(on_stage, "reading the .r1cs");
+    auto start = Clock::now();
+    const formats::R1cs<Curve> r1cs = formats::read_r1cs<Curve>(r1cs_path);
+    result.read_ms = milliseconds_since(start);
+    result.constraints = r1cs.header.n_constraints;
+    result.wires = r1cs.header.n_wires;
+    result.public_signals = r1cs.header.n_public();
+    result.domain_size =
+        uint64_t(1) << snarkjs_domain_log_size(r1cs.header.n_constraints, r1cs.header.n_public());
+    if (format == KeyFormat::kZkey) {
+      announce(on_stage, "setup (key points)");
+      start = Clock::now();
+      const auto key = setup(r1cs);
+      result.setup_ms = milliseconds_since(start);
+      announce(on_stage, "writing the key");
+      start = Clock::now();
+      formats::write_zkey(key_path, key);
+      write_text_replacing(verification_key_path,
+                           snarkjs_text(verifying_key_to_json(verifying_key_from_zkey(key))));
+      result.write_ms = milliseconds_since(start);
+    } else if constexpr (std::is_same_v<Curve, BellmanCurve>) {
+      announce(on_stage, "setup (key points)");
+      start = Clock::now();
+      const formats::BellmanParams params = bellman_setup(r1cs, &result.bellman);
+      result.setup_ms = milliseconds_since(start);
+      announce(on_stage, "writing the key");
+      start = Clock::now();
+      formats::write_bellman_params(key_path, params);
+      formats::write_bellman_verifying_key(verification_key_path, params.vk);
+      result.write_ms = milliseconds_since(start);
+    }
+  });
+  return result;
 }
 
 }  // namespace cuzk::groth16

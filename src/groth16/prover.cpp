@@ -30,6 +30,11 @@ double milliseconds_since(Clock::time_point start) {
 }
 
 template <class Curve>
+void announce(const ProveOptions<Curve>& options, const char* stage) {
+  if (options.on_stage) options.on_stage(stage);
+}
+
+template <class Curve>
 void check_witness(const formats::Groth16Zkey<Curve>& key,
                    std::span<const typename Curve::Fr> witness) {
   using Fr = typename Curve::Fr;
@@ -230,6 +235,7 @@ ProveResult<Curve> prove(const formats::Groth16Zkey<Curve>& key,
   ProveResult<Curve> result;
   ProveTimings& timings = result.timings;
 
+  announce(options, "checking the witness");
   auto start = Clock::now();
   check_witness(key, witness);
   if (options.r1cs != nullptr) {
@@ -244,18 +250,25 @@ ProveResult<Curve> prove(const formats::Groth16Zkey<Curve>& key,
 
   const size_t n = key.header.domain_size;
   std::vector<Fr> h(n), b(n), c(n);
+  announce(options, "synthesis (a, b, c) and H (NTTs)");
   h_scalars_in_place(key, witness, std::span<Fr>(h), std::span<Fr>(b), std::span<Fr>(c), timings);
   // b and c are no longer needed; release them before the MSMs.
   std::vector<Fr>().swap(b);
   std::vector<Fr>().swap(c);
 
   const size_t n_public = key.header.n_public;
+  announce(options, "MSM A");
   const auto msm_a = timed_msm<G1C>(key.a, witness, timings.msm_a_ms);
+  announce(options, "MSM B1");
   const auto msm_b1 = timed_msm<G1C>(key.b1, witness, timings.msm_b1_ms);
+  announce(options, "MSM B2 (G2)");
   const auto msm_b2 = timed_msm<G2C>(key.b2, witness, timings.msm_b2_ms);
+  announce(options, "MSM C");
   const auto msm_c = timed_msm<G1C>(key.c, witness.subspan(n_public + 1), timings.msm_c_ms);
+  announce(options, "MSM H");
   const auto msm_h = timed_msm<G1C>(key.h, std::span<const Fr>(h), timings.msm_h_ms);
 
+  announce(options, "epilogue");
   start = Clock::now();
   Blinding<Curve> blinding;
   if (options.blinding) {
@@ -278,6 +291,7 @@ ProveResult<Curve> prove(const formats::Groth16Zkey<Curve>& key,
   result.public_inputs.assign(witness.begin() + 1, witness.begin() + 1 + n_public);
   timings.epilogue_ms = milliseconds_since(start);
 
+  announce(options, "verifying the proof");
   start = Clock::now();
   if (!verify(verifying_key_from_zkey(key), std::span<const Fr>(result.public_inputs),
               result.proof)) {

@@ -14,6 +14,7 @@
 #include "groth16/bellman.hpp"
 #include "groth16/qap.hpp"
 #include "groth16/randomness.hpp"
+#include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
 #include "ntt/curves.hpp"
 #include "tests/groth16/test_circuit.hpp"
