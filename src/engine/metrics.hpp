@@ -61,7 +61,7 @@ struct TimelineRecord {
 
 class Timeline {
  public:
-  explicit Timeline(size_t capacity = 1 << 20) : capacity_(capacity) {}
+  explicit Timeline(size_t capacity = 1 << 16) : capacity_(capacity) {}
   void add(const TimelineRecord& record);  // the oldest records go beyond the capacity
   std::vector<TimelineRecord> snapshot() const;
   // The fraction of [from, to) during which some partition of `device` was between
