@@ -184,6 +184,7 @@ TEST(MemoryBudget, ArenaHandsOverFencesAndCoalesces) {
 
 TEST(MemoryBudget, ArenaNeverOverCommittedUnderConcurrency) {
   VramArena arena(0, 64 * 1024);
+  (void)cuzk::test::seed();  // logs the seed once, before the threads draw generators
   std::atomic<bool> over{false};
   std::vector<std::thread> threads;
   for (int t = 0; t < 8; ++t) {

@@ -43,6 +43,7 @@ TEST_P(Stress, ManyClientsMixedPrioritiesNoLossNoLeak) {
   const size_t total = cuzk::test::scaled(625);
   auto e = make_sim_engine(small_engine(k), small_sim(5.0));  // 100 µs of kernels per partition
   const uint64_t violations_before = lock_order_violations();
+  (void)cuzk::test::seed();  // logs the seed once, before the clients draw generators
 
   std::mutex mutex;
   std::vector<Submitted> all;
