@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -257,7 +258,10 @@ int run_example(const std::string& curve, uint32_t constraints, const std::strin
   gen.wtns = (d / "witness.wtns").string();
   run_gen(gen);
   auto start = Clock::now();
-  SetupArgs setup{gen.r1cs, (d / "circuit.zkey").string(), (d / "verification_key.json").string()};
+  SetupArgs setup;
+  setup.r1cs = gen.r1cs;
+  setup.key = (d / "circuit.zkey").string();
+  setup.vk = (d / "verification_key.json").string();
   run_setup(setup);
   std::fprintf(stderr, "setup: %.2f s\n",
                std::chrono::duration<double>(Clock::now() - start).count());
