@@ -9,6 +9,7 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu/ntt/ntt.hpp"
@@ -72,8 +73,28 @@ std::vector<Step<Fr>> op_steps(const Domain<Fr>& d, Op op, Order in, Order out,
   return forward_steps<Fr>(d.log_size(), in, out, is_coset(op), inputs_montgomery);
 }
 
-// Runs a schedule on the host exactly as the kernels do: per tile, the load phase for every
+// One pass on the host exactly as the kernel runs it: per tile, the load phase for every
 // element, each stage for every butterfly, the store phase for every element.
+template <class Fr, bool kDif>
+void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& shared) {
+  const PassShape& shape = args.shape;
+  for (uint32_t tile = 0; tile < shape.tiles(); ++tile) {
+    for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
+      pass_load<Fr, kDif>(args, shared.data(), tile, e);
+    }
+    for (unsigned i = 0; i < shape.stages; ++i) {
+      const unsigned log_half = stage_log_half(kDif, shape.stages, i);
+      for (uint32_t b = 0; b < shape.butterflies_per_stage(); ++b) {
+        pass_butterfly<Fr, kDif>(args, shared.data(), log_half, b);
+      }
+    }
+    for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
+      pass_store<Fr, kDif>(args, shared.data(), tile, e);
+    }
+  }
+}
+
+// Runs a schedule on the host with the device's tables, step by step as DeviceDomain::run.
 template <class Fr>
 void emulate(const HostTables<Fr>& tables, std::span<const Step<Fr>> steps, std::vector<Fr>& v) {
   const Fr* base = tables.values.data();
@@ -88,26 +109,10 @@ void emulate(const HostTables<Fr>& tables, std::span<const Step<Fr>> steps, std:
     }
     const PassArgs<Fr> args = pass_args(tables, base, step, v.data());
     std::vector<Fr> shared(step.shape.tile_elements());
-    auto run = [&]<bool kDif>() {
-      for (uint32_t tile = 0; tile < step.shape.tiles(); ++tile) {
-        for (uint32_t e = 0; e < step.shape.tile_elements(); ++e) {
-          pass_load<Fr, kDif>(args, shared.data(), tile, e);
-        }
-        for (unsigned i = 0; i < step.shape.stages; ++i) {
-          const unsigned log_half = stage_log_half(kDif, step.shape.stages, i);
-          for (uint32_t b = 0; b < step.shape.butterflies_per_stage(); ++b) {
-            pass_butterfly<Fr, kDif>(args, shared.data(), log_half, b);
-          }
-        }
-        for (uint32_t e = 0; e < step.shape.tile_elements(); ++e) {
-          pass_store<Fr, kDif>(args, shared.data(), tile, e);
-        }
-      }
-    };
     if (step.kind == Step<Fr>::kDifPass) {
-      run.template operator()<true>();
+      emulate_pass<Fr, true>(args, shared);
     } else {
-      run.template operator()<false>();
+      emulate_pass<Fr, false>(args, shared);
     }
   }
 }
