@@ -122,7 +122,7 @@ JobId Engine::submit(JobSpec spec) {
   if (!spec.request_id.empty()) {
     if (auto it = m.request_ids.find(spec.request_id); it != m.request_ids.end()) return it->second;
   }
-  if (!m.accepting) CUZK_THROW(ErrorKind::kResourceExhausted, "the engine is shutting down");
+  if (!m.accepting) throw ShuttingDownError("the engine is shutting down");
   job->id = m.next_id++;
   job->seq = job->id;
   job->submitted = now;

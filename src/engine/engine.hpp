@@ -9,7 +9,7 @@
 //   kNotFound           an unknown key id or job id (or a job whose retention expired)
 //   kResourceExhausted  QueueFullError: the queue is full now (retry later); a plain
 //                       kResourceExhausted: a partition can never fit the host budget or a
-//                       VRAM arena, or the engine is shutting down
+//                       VRAM arena; ShuttingDownError: the engine is shutting down
 // A partition's own failure (a bad witness) does not throw from submit: the job ends kFailed
 // with the error's kind and message in its JobResult.
 //

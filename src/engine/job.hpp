@@ -93,4 +93,12 @@ class QueueFullError : public Error {
       : Error(ErrorKind::kResourceExhausted, message) {}
 };
 
+// Thrown by submit after shutdown began: the engine takes no new jobs (a service reports it as
+// unavailable, not as backpressure).
+class ShuttingDownError : public Error {
+ public:
+  explicit ShuttingDownError(const std::string& message)
+      : Error(ErrorKind::kResourceExhausted, message) {}
+};
+
 }  // namespace cuzk::engine

@@ -1,0 +1,288 @@
+#include "service/config.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "service/log.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::service {
+namespace {
+
+// One TOML table being read: every lookup records the key, so that what is left over at the
+// end is an option this version does not know (a typo) and is reported as such.
+class Section {
+ public:
+  Section(const toml::table* table, std::string name, std::string source)
+      : table_(table), name_(std::move(name)), source_(std::move(source)) {}
+
+  const toml::node* get(std::string_view key) {
+    known_.insert(std::string(key));
+    return table_ ? table_->get(key) : nullptr;
+  }
+  [[noreturn]] void fail(std::string_view key, const std::string& message) const {
+    CUZK_INVALID_INPUT(source_ + ": " + where(key) + ": " + message);
+  }
+  std::string where(std::string_view key) const {
+    return name_.empty() ? std::string(key) : "[" + name_ + "] " + std::string(key);
+  }
+
+  void string(std::string_view key, std::string& out) {
+    if (const auto* n = get(key)) {
+      if (!n->is_string()) fail(key, "expected a string");
+      out = *n->value<std::string>();
+    }
+  }
+  void path(std::string_view key, std::filesystem::path& out) {
+    std::string s;
+    string(key, s);
+    if (!s.empty()) out = s;
+  }
+  void boolean(std::string_view key, bool& out) {
+    if (const auto* n = get(key)) {
+      if (!n->is_boolean()) fail(key, "expected true or false");
+      out = *n->value<bool>();
+    }
+  }
+  template <class Int>
+  void integer(std::string_view key, Int& out, int64_t min, int64_t max) {
+    if (const auto* n = get(key)) {
+      if (!n->is_integer()) fail(key, "expected an integer");
+      const int64_t v = *n->value<int64_t>();
+      if (v < min || v > max) {
+        fail(key,
+             std::to_string(v) + " is outside " + std::to_string(min) + ".." + std::to_string(max));
+      }
+      out = Int(v);
+    }
+  }
+  void number(std::string_view key, double& out, double min) {
+    if (const auto* n = get(key)) {
+      if (!n->is_number()) fail(key, "expected a number");
+      const double v = *n->value<double>();
+      if (!std::isfinite(v) || v < min) fail(key, "must be a number ≥ " + std::to_string(min));
+      out = v;
+    }
+  }
+  void size(std::string_view key, uint64_t& out) {
+    if (const auto* n = get(key)) {
+      if (n->is_integer()) {
+        const int64_t v = *n->value<int64_t>();
+        if (v < 0) fail(key, "a size cannot be negative");
+        out = uint64_t(v);
+      } else if (n->is_string()) {
+        out = parse_size(*n->value<std::string>(), source_ + ": " + where(key));
+      } else {
+        fail(key, "expected a size: bytes, or a string such as \"64GiB\"");
+      }
+    }
+  }
+  void strings(std::string_view key, std::vector<std::string>& out) {
+    if (const auto* n = get(key)) {
+      const auto* array = n->as_array();
+      if (!array) fail(key, "expected an array of strings");
+      out.clear();
+      for (const auto& item : *array) {
+        if (!item.is_string()) fail(key, "expected an array of strings");
+        out.push_back(*item.value<std::string>());
+      }
+    }
+  }
+  const toml::table* table(std::string_view key) {
+    const auto* n = get(key);
+    if (!n) return nullptr;
+    if (!n->is_table()) fail(key, "expected a table");
+    return n->as_table();
+  }
+  void check_unknown() const {
+    if (!table_) return;
+    for (const auto& [key, value] : *table_) {
+      if (!known_.count(std::string(key.str()))) fail(key.str(), "unknown option");
+    }
+  }
+
+ private:
+  const toml::table* table_;
+  std::string name_, source_;
+  std::set<std::string> known_;
+};
+
+}  // namespace
+
+uint64_t parse_size(std::string_view text, const std::string& what) {
+  const std::string s(text);
+  size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(s, &used);
+  } catch (const std::exception&) {
+    CUZK_INVALID_INPUT(what + ": '" + s + "' is not a size (e.g. 4096, \"512MiB\", \"64GiB\")");
+  }
+  std::string unit = s.substr(used);
+  while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
+  static const std::pair<const char*, double> units[] = {
+      {"", 1},         {"B", 1},      {"KiB", 0x1p10}, {"MiB", 0x1p20}, {"GiB", 0x1p30},
+      {"TiB", 0x1p40}, {"KB", 1e3},   {"MB", 1e6},     {"GB", 1e9},     {"TB", 1e12},
+      {"K", 0x1p10},   {"M", 0x1p20}, {"G", 0x1p30},   {"T", 0x1p40}};
+  for (const auto& [name, factor] : units) {
+    if (unit == name) {
+      const double bytes = value * factor;
+      if (!std::isfinite(bytes) || bytes < 0 || bytes >= 0x1p64) {
+        CUZK_INVALID_INPUT(what + ": '" + s + "' is out of range");
+      }
+      return uint64_t(std::llround(bytes));
+    }
+  }
+  CUZK_INVALID_INPUT(what + ": unknown unit '" + unit + "' in '" + s +
+                     "' (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
+}
+
+DaemonConfig parse_config(std::string_view toml_text, const std::string& source_name) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, source_name);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream where;
+    where << e.source().begin;
+    CUZK_INVALID_INPUT(source_name + ": " + std::string(e.description()) + " at " + where.str());
+  }
+  DaemonConfig c;
+  Section top(&root, "", source_name);
+
+  Section server(top.table("server"), "server", source_name);
+  server.string("socket", c.socket);
+  if (const auto* n = server.get("socket_mode")) {
+    // TOML writes octal as 0o660; a string "0660" is accepted too.
+    if (n->is_integer()) {
+      c.socket_mode = uint32_t(*n->value<int64_t>());
+    } else if (n->is_string()) {
+      try {
+        c.socket_mode = uint32_t(std::stoul(*n->value<std::string>(), nullptr, 8));
+      } catch (const std::exception&) {
+        server.fail("socket_mode", "expected octal digits such as \"0660\"");
+      }
+    } else {
+      server.fail("socket_mode", "expected 0o660 or \"0660\"");
+    }
+    if (c.socket_mode > 0777) server.fail("socket_mode", "must be a permission mode ≤ 0777");
+  }
+  server.string("tcp_address", c.tcp_address);
+  server.string("token", c.token);
+  std::filesystem::path token_file;
+  server.path("token_file", token_file);
+  if (!token_file.empty()) {
+    if (!c.token.empty()) server.fail("token_file", "give either token or token_file");
+    std::ifstream in(token_file);
+    if (!in) server.fail("token_file", "cannot read '" + token_file.string() + "'");
+    std::getline(in, c.token);
+    if (c.token.empty()) server.fail("token_file", "'" + token_file.string() + "' is empty");
+  }
+  server.string("http_address", c.http_address);
+  server.string("log_level", c.log_level);
+  server.string("timeline_file", c.timeline_file);
+  server.number("timeline_flush_s", c.timeline_flush_s, 0.1);
+  server.number("drain_timeout_s", c.drain_timeout_s, 0);
+  server.check_unknown();
+
+  Section eng(top.table("engine"), "engine", source_name);
+  eng.string("backend", c.backend);
+  eng.integer("workers_per_gpu", c.engine.workers_per_gpu, 1, 4);
+  eng.integer("cpu_workers", c.engine.cpu_workers, 1, 1024);
+  eng.integer("queue_capacity", c.engine.queue_capacity, 1, int64_t(1) << 32);
+  double retention_s = std::chrono::duration<double>(c.engine.result_retention).count();
+  eng.number("result_retention_s", retention_s, 0);
+  c.engine.result_retention = std::chrono::milliseconds(std::llround(retention_s * 1000));
+  eng.size("host_bytes", c.engine.host_bytes);
+  eng.size("host_margin_bytes", c.engine.host_margin_bytes);
+  eng.size("vram_arena_bytes", c.engine.vram_arena_bytes);
+  eng.size("vram_margin_bytes", c.engine.vram_margin_bytes);
+  eng.check_unknown();
+
+  Section keys(top.table("keys"), "keys", source_name);
+  keys.path("directory", c.key_directory);
+  keys.strings("preload", c.preload);
+  keys.boolean("check_subgroups", c.check_key_subgroups);
+  Section budgets(keys.table("budgets"), "keys.budgets", source_name);
+  for (const auto& [name, tier] :
+       {std::pair{"vram", engine::KeyTier::kVram}, std::pair{"pinned", engine::KeyTier::kPinned},
+        std::pair{"mmap", engine::KeyTier::kMmap}}) {
+    uint64_t bytes = 0;
+    if (budgets.get(name)) {
+      budgets.size(name, bytes);
+      c.engine.keys.budgets[tier] = bytes;
+    }
+  }
+  budgets.check_unknown();
+  if (const auto* files = keys.table("files")) {
+    for (const auto& [id, path] : *files) {
+      if (!path.is_string()) keys.fail("files", std::string(id.str()) + ": expected a path");
+      c.key_files[std::string(id.str())] = *path.value<std::string>();
+    }
+  }
+  keys.check_unknown();
+
+  Section sim(top.table("sim"), "sim", source_name);
+  sim.integer("gpus", c.sim.gpus, 1, 64);
+  sim.size("vram_bytes", c.sim.vram_bytes);
+  sim.number("kernel_ns_per_constraint", c.sim.kernel_ns_per_constraint, 0);
+  sim.number("copy_bytes_per_us", c.sim.copy_bytes_per_us, 1);
+  sim.number("prepare_us", c.sim.prepare_us, 0);
+  sim.number("epilogue_us", c.sim.epilogue_us, 0);
+  sim.number("key_load_bytes_per_us", c.sim.key_load_bytes_per_us, 1);
+  if (const auto* sim_keys = sim.table("keys")) {
+    for (const auto& [id, constraints] : *sim_keys) {
+      if (!constraints.is_integer() || *constraints.value<int64_t>() <= 0) {
+        sim.fail("keys", std::string(id.str()) + ": expected a positive constraint count");
+      }
+      c.sim_keys[std::string(id.str())] = uint64_t(*constraints.value<int64_t>());
+    }
+  }
+  sim.check_unknown();
+  top.check_unknown();
+  return c;
+}
+
+DaemonConfig load_config(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) CUZK_THROW(ErrorKind::kNotFound, "cannot read the config file '" + path.string() + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_config(text.str(), path.string());
+}
+
+void validate(const DaemonConfig& c) {
+  if (c.backend != "cpu" && c.backend != "sim") {
+    CUZK_INVALID_INPUT("backend '" + c.backend + "': use cpu or sim (cuda is not built yet)");
+  }
+  if (c.socket.empty() && c.tcp_address.empty()) {
+    CUZK_INVALID_INPUT("neither a unix socket nor a TCP address to listen on");
+  }
+  if (c.engine.workers_per_gpu < 1 || c.engine.workers_per_gpu > 4) {
+    CUZK_INVALID_INPUT("workers_per_gpu must be 1..4");
+  }
+  if (c.engine.cpu_workers < 1) CUZK_INVALID_INPUT("cpu_workers must be ≥ 1");
+  if (c.engine.queue_capacity < 1) CUZK_INVALID_INPUT("queue_capacity must be ≥ 1");
+  if (c.drain_timeout_s < 0) CUZK_INVALID_INPUT("drain_timeout_s cannot be negative");
+  if (!c.token.empty() && c.tcp_address.empty()) {
+    CUZK_INVALID_INPUT(
+        "a token is set but there is no tcp_address (the unix socket is "
+        "protected by its file mode)");
+  }
+  parse_log_level(c.log_level);
+  for (const auto& id : c.preload) {
+    const bool known =
+        c.key_files.count(id) || c.sim_keys.count(id) ||
+        (!c.key_directory.empty() && std::filesystem::exists(c.key_directory / (id + ".zkey")));
+    if (!known) CUZK_INVALID_INPUT("preload: no key '" + id + "' in the configuration");
+  }
+  if (c.backend == "sim" && !c.key_files.empty()) {
+    CUZK_INVALID_INPUT("the sim backend models keys: list them in [sim.keys], not [keys.files]");
+  }
+}
+
+}  // namespace cuzk::service

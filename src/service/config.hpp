@@ -1,0 +1,58 @@
+#pragma once
+// The daemon's configuration: a TOML file (deploy/cuzk.toml documents every option) read with
+// toml++, then `cuzk serve`'s flags on top. Sizes are integers (bytes) or strings with a unit
+// ("512MiB", "64GiB", "1.5TiB"; KB/MB/GB are powers of 1000); durations are seconds.
+//
+// Errors: kInvalidInput naming the file, the option and what was wrong (an unknown option is
+// an error too, so a typo does not silently fall back to a default); kNotFound for a missing
+// file. Plain values; no thread-safety concerns.
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/engine.hpp"
+#include "engine/sim_backend.hpp"
+
+namespace cuzk::service {
+
+struct DaemonConfig {
+  // [server]
+  std::string socket = "/run/cuzk/cuzk.sock";  // the unix socket; "" listens on none
+  uint32_t socket_mode = 0660;
+  std::string tcp_address;  // "host:port" ("0.0.0.0:50051"); "" listens on none
+  std::string token;        // required from TCP clients when set (`authorization: Bearer ...`)
+  std::string http_address = "127.0.0.1:9464";  // /metrics and /status; "" serves none
+  std::string log_level = "info";
+  std::string timeline_file;     // JSON lines of every partition's stages; "" writes none
+  double timeline_flush_s = 10;  // how often the timeline file is rewritten
+  double drain_timeout_s = 60;   // SIGTERM: finish accepted jobs this long, then cancel
+
+  // [engine]
+  std::string backend = "cpu";  // cpu | sim
+  engine::EngineOptions engine;
+
+  // [keys]
+  std::filesystem::path key_directory;  // every *.zkey in it, id = the file name's stem
+  std::map<std::string, std::filesystem::path> key_files;  // [keys.files] id = "path"
+  std::vector<std::string> preload;
+  bool check_key_subgroups = true;  // cpu: subgroup checks of every key point when loading
+
+  // [sim]: the GPU test double (src/engine/sim_backend.hpp) and its keys' sizes
+  engine::SimOptions sim;
+  std::map<std::string, uint64_t> sim_keys;  // [sim.keys] id = constraints per partition
+};
+
+DaemonConfig parse_config(std::string_view toml_text, const std::string& source_name);
+DaemonConfig load_config(const std::filesystem::path& path);
+
+// Throws kInvalidInput when options contradict each other or are out of range.
+void validate(const DaemonConfig& config);
+
+// "64GiB" → 68719476736; plain digits are bytes. kInvalidInput names `what` on failure.
+uint64_t parse_size(std::string_view text, const std::string& what);
+
+}  // namespace cuzk::service

@@ -1,0 +1,150 @@
+#include "service/convert.hpp"
+
+#include <google/protobuf/util/json_util.h>
+
+#include "util/error.hpp"
+
+namespace cuzk::service {
+
+engine::Priority priority_from_proto(int priority) {
+  switch (priority) {
+    case v1::PRIORITY_UNSPECIFIED:
+    case v1::PRIORITY_NORMAL:
+      return engine::Priority::kNormal;
+    case v1::PRIORITY_LOW:
+      return engine::Priority::kLow;
+    case v1::PRIORITY_HIGH:
+      return engine::Priority::kHigh;
+    case v1::PRIORITY_CRITICAL:
+      return engine::Priority::kCritical;
+  }
+  CUZK_INVALID_INPUT("unknown priority " + std::to_string(priority));
+}
+
+v1::Priority priority_to_proto(engine::Priority priority) {
+  // The engine's values are the order low..critical from 0; the proto keeps 0 for "unset".
+  return v1::Priority(int(priority) + 1);
+}
+
+v1::Priority priority_from_name(std::string_view name) {
+  for (int p = 0; p <= int(engine::Priority::kCritical); ++p) {
+    if (engine::priority_name(engine::Priority(p)) == name) {
+      return priority_to_proto(engine::Priority(p));
+    }
+  }
+  CUZK_INVALID_INPUT("priority '" + std::string(name) + "': use low, normal, high or critical");
+}
+
+v1::JobState state_to_proto(engine::JobState state) {
+  switch (state) {
+    case engine::JobState::kQueued:
+      return v1::JOB_STATE_QUEUED;
+    case engine::JobState::kRunning:
+      return v1::JOB_STATE_RUNNING;
+    case engine::JobState::kSucceeded:
+      return v1::JOB_STATE_SUCCEEDED;
+    case engine::JobState::kFailed:
+      return v1::JOB_STATE_FAILED;
+    case engine::JobState::kCancelled:
+      return v1::JOB_STATE_CANCELLED;
+  }
+  return v1::JOB_STATE_UNSPECIFIED;
+}
+
+std::string_view state_name(v1::JobState state) {
+  switch (state) {
+    case v1::JOB_STATE_QUEUED:
+      return "queued";
+    case v1::JOB_STATE_RUNNING:
+      return "running";
+    case v1::JOB_STATE_SUCCEEDED:
+      return "succeeded";
+    case v1::JOB_STATE_FAILED:
+      return "failed";
+    case v1::JOB_STATE_CANCELLED:
+      return "cancelled";
+    default:
+      return "unknown";
+  }
+}
+
+void result_to_proto(const engine::JobResult& r, v1::ProofResult& out) {
+  out.set_job_id(r.id);
+  out.set_state(state_to_proto(r.state));
+  for (const auto& p : r.partitions) {
+    auto* proof = out.add_partitions();
+    proof->set_proof_json(p.proof);
+    proof->set_public_json(p.public_inputs);
+  }
+  auto* t = out.mutable_timings();
+  t->set_wall_ms(r.timings.wall_ms);
+  auto* s = t->mutable_sum();
+  s->set_queue_ms(r.timings.sum.queue_ms);
+  s->set_key_load_ms(r.timings.sum.key_load_ms);
+  s->set_synthesis_ms(r.timings.sum.synthesis_ms);
+  s->set_stage_ms(r.timings.sum.stage_ms);
+  s->set_gpu_ms(r.timings.sum.gpu_ms);
+  s->set_epilogue_ms(r.timings.sum.epilogue_ms);
+  s->set_total_ms(r.timings.sum.total_ms);
+}
+
+void status_to_proto(const engine::EngineStatus& s, double uptime_s, v1::EngineStatus& out) {
+  out.set_backend(s.backend);
+  for (const auto& g : s.gpus) {
+    auto* gpu = out.add_gpus();
+    gpu->set_device(g.device);
+    gpu->set_name(g.name);
+    gpu->set_vram_bytes(g.vram_bytes);
+    gpu->set_arena_bytes(g.arena_bytes);
+    gpu->set_arena_in_use(g.arena_in_use);
+    gpu->set_arena_peak(g.arena_peak);
+    gpu->set_workers(g.workers);
+    gpu->set_busy_fraction(g.busy_fraction);
+  }
+  out.set_cpu_workers(s.cpu_workers);
+  auto* queue = out.mutable_queue();
+  queue->set_queued(s.queued);
+  queue->set_capacity(s.queue_capacity);
+  for (size_t p = 0; p < s.queued_by_priority.size(); ++p) {
+    (*queue->mutable_by_priority())[std::string(engine::priority_name(engine::Priority(p)))] =
+        s.queued_by_priority[p];
+  }
+  out.set_jobs_active(s.jobs_active);
+  out.set_jobs_retained(s.jobs_retained);
+  out.set_host_budget(s.host_budget);
+  out.set_host_in_use(s.host_in_use);
+  out.set_host_peak(s.host_peak);
+  for (const auto& k : s.keys) {
+    auto* key = out.add_keys();
+    key->set_id(k.id);
+    key->set_tier(std::string(engine::key_tier_name(k.tier)));
+    key->set_bytes(k.bytes);
+    key->set_in_use(k.in_use);
+    key->set_loading(k.loading);
+    key->set_loads(k.loads);
+  }
+  for (const auto& t : s.key_tiers) {
+    auto* tier = out.add_key_tiers();
+    tier->set_tier(std::string(engine::key_tier_name(t.tier)));
+    tier->set_budget(t.budget);
+    tier->set_used(t.used);
+  }
+  out.set_partitions_succeeded(s.partitions_succeeded);
+  out.set_partitions_failed(s.partitions_failed);
+  out.set_partitions_cancelled(s.partitions_cancelled);
+  out.set_accepting(s.accepting);
+  out.set_uptime_s(uptime_s);
+}
+
+std::string to_json(const google::protobuf::Message& message, bool pretty) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = pretty;
+  options.preserve_proto_field_names = true;
+  options.always_print_primitive_fields = true;
+  std::string json;
+  const auto status = google::protobuf::util::MessageToJsonString(message, &json, options);
+  if (!status.ok()) CUZK_THROW(ErrorKind::kInternal, "JSON of " + message.GetTypeName());
+  return json;
+}
+
+}  // namespace cuzk::service

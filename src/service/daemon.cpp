@@ -1,0 +1,222 @@
+#include "service/daemon.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "cuzk/v1/proving_engine.pb.h"
+#include "engine/cpu_backend.hpp"
+#include "engine/sim_backend.hpp"
+#include "service/convert.hpp"
+#include "service/log.hpp"
+
+namespace cuzk::service {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+uint64_t mem_total_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string name;
+  uint64_t kib = 0;
+  while (in >> name >> kib) {
+    if (name == "MemTotal:") return kib * 1024;
+    in.ignore(1 << 10, '\n');
+  }
+  return uint64_t(16) << 30;  // not Linux: a modest guess
+}
+
+// Key budgets when the config names none: the cpu backend keeps keys in host memory (half of
+// it); the sim backend's keys are models that occupy nothing real.
+std::map<engine::KeyTier, uint64_t> default_budgets(const std::string& backend) {
+  if (backend == "cpu") return {{engine::KeyTier::kPinned, mem_total_bytes() / 2}};
+  return {{engine::KeyTier::kPinned, uint64_t(64) << 30},
+          {engine::KeyTier::kMmap, uint64_t(1) << 40}};
+}
+
+void register_keys(engine::Engine& engine, const DaemonConfig& c) {
+  if (!c.key_directory.empty()) {
+    if (!fs::is_directory(c.key_directory)) {
+      CUZK_THROW(ErrorKind::kNotFound,
+                 "key directory '" + c.key_directory.string() + "' does not exist");
+    }
+    for (const auto& entry : fs::directory_iterator(c.key_directory)) {
+      if (entry.path().extension() != ".zkey" || !entry.is_regular_file()) continue;
+      engine.register_key(entry.path().stem().string(), {entry.path()});
+      log_info("key_registered")
+          .kv("key", entry.path().stem().string())
+          .kv("path", entry.path().string());
+    }
+  }
+  for (const auto& [id, path] : c.key_files) {
+    engine.register_key(id, {path});
+    log_info("key_registered").kv("key", id).kv("path", path.string());
+  }
+  for (const auto& [id, constraints] : c.sim_keys) {
+    engine.register_key(id, {fs::path("sim") / id, constraints});
+    log_info("key_registered").kv("key", id).kv("sim_constraints", constraints);
+  }
+}
+
+}  // namespace
+
+Daemon::Daemon(const DaemonConfig& config) : config_(config) {}
+
+std::unique_ptr<Daemon> Daemon::start(const DaemonConfig& config) {
+  validate(config);
+  set_log_level(parse_log_level(config.log_level));
+  std::unique_ptr<Daemon> d(new Daemon(config));
+  engine::EngineOptions options = config.engine;
+  if (options.keys.budgets.empty()) options.keys.budgets = default_budgets(config.backend);
+  std::unique_ptr<engine::Backend> backend;
+  if (config.backend == "cpu") {
+    engine::CpuOptions cpu;
+    cpu.check_key_subgroups = config.check_key_subgroups;
+    backend = engine::CpuBackend::create(cpu);
+  } else {
+    backend = engine::SimBackend::create(config.sim);
+  }
+  d->engine_ = engine::Engine::create(options, std::move(backend));
+  register_keys(*d->engine_, config);
+  for (const auto& id : config.preload) {
+    const auto t0 = engine::Clock::now();
+    d->engine_->preload_key(id);
+    for (const auto& k : d->engine_->status().keys) {
+      if (k.id != id) continue;
+      log_info("key_preloaded")
+          .kv("key", id)
+          .kv("tier", engine::key_tier_name(k.tier))
+          .kv("bytes", k.bytes)
+          .kv("ms", std::chrono::duration<double, std::milli>(engine::Clock::now() - t0).count());
+    }
+  }
+
+  ServerOptions server;
+  server.unix_socket = config.socket;
+  server.socket_mode = config.socket_mode;
+  server.tcp_address = config.tcp_address;
+  server.token = config.token;
+  d->server_ = Server::start(*d->engine_, server);
+  if (!config.http_address.empty()) {
+    d->http_ = HttpServer::start(config.http_address, [raw = d.get()](const std::string& path) {
+      return raw->http_answer(path);
+    });
+  }
+  if (!config.timeline_file.empty()) {
+    d->timeline_thread_ = std::thread([raw = d.get()] { raw->timeline_loop(); });
+  }
+  const auto s = d->engine_->status();
+  log_info("daemon_started")
+      .kv("backend", s.backend)
+      .kv("gpus", s.gpus.size())
+      .kv("workers_per_gpu", config.engine.workers_per_gpu)
+      .kv("cpu_workers", s.cpu_workers)
+      .kv("queue_capacity", s.queue_capacity)
+      .kv("keys", s.keys.size())
+      .kv("socket", config.socket)
+      .kv("tcp", config.tcp_address.empty() ? std::string() : config.tcp_address)
+      .kv("tcp_port", d->tcp_port())
+      .kv("token", !config.token.empty())
+      .kv("http_port", d->http_port());
+  return d;
+}
+
+Daemon::~Daemon() {
+  // A daemon that failed half-way through start has no server; there is nothing to drain.
+  if (server_) stop();
+}
+
+void Daemon::force_cancel() { force_ = true; }
+
+bool Daemon::stop() {
+  std::lock_guard lock(stop_mutex_);
+  if (stopped_) return drained_;
+  stopped_ = true;
+  server_->stop_accepting();
+  const auto before = engine_->status();
+  log_info("drain_begin")
+      .kv("jobs_active", before.jobs_active)
+      .kv("queued_partitions", before.queued)
+      .kv("timeout_s", config_.drain_timeout_s);
+  const auto deadline =
+      engine::Clock::now() + std::chrono::duration_cast<engine::Clock::duration>(
+                                 std::chrono::duration<double>(config_.drain_timeout_s));
+  bool idle = false;
+  while (!(idle = engine_->wait_idle(100ms))) {
+    if (force_ || engine::Clock::now() >= deadline) break;
+  }
+  if (idle) {
+    engine_->shutdown(engine::ShutdownMode::kDrain);
+  } else {
+    log_warn("drain_cancel")
+        .kv("reason", force_ ? "second signal" : "timeout")
+        .kv("jobs_active", engine_->status().jobs_active);
+    engine_->shutdown(engine::ShutdownMode::kCancel);
+  }
+  drained_ = idle;
+  server_->shutdown(2s);
+  if (http_) http_->stop();
+  if (timeline_thread_.joinable()) {
+    {
+      std::lock_guard wake(timeline_mutex_);
+      timeline_stop_ = true;
+    }
+    timeline_wake_.notify_all();
+    timeline_thread_.join();
+  }
+  if (!config_.timeline_file.empty()) write_timeline();
+  const auto after = engine_->status();
+  log_info("daemon_stopped")
+      .kv("drained", idle)
+      .kv("partitions_succeeded", after.partitions_succeeded)
+      .kv("partitions_failed", after.partitions_failed)
+      .kv("partitions_cancelled", after.partitions_cancelled);
+  return idle;
+}
+
+HttpResponse Daemon::http_answer(const std::string& path) {
+  if (path == "/metrics") {
+    return {200, "text/plain; version=0.0.4; charset=utf-8",
+            engine_->metrics_text() + server_->metrics_text()};
+  }
+  if (path == "/status") {
+    auto status = engine_->status();
+    status.accepting = status.accepting && server_->accepting();
+    v1::EngineStatus message;
+    status_to_proto(status, std::chrono::duration<double>(engine::Clock::now() - started_).count(),
+                    message);
+    return {200, "application/json", to_json(message, true) + "\n"};
+  }
+  if (path == "/") return {200, "text/plain; charset=utf-8", "cuzk: /metrics /status\n"};
+  return {404, "text/plain; charset=utf-8", "not found: " + path + " (try /metrics, /status)\n"};
+}
+
+void Daemon::timeline_loop() {
+  std::unique_lock lock(timeline_mutex_);
+  const auto period = std::chrono::duration<double>(config_.timeline_flush_s);
+  while (!timeline_wake_.wait_for(lock, period, [&] { return timeline_stop_; })) {
+    lock.unlock();
+    write_timeline();
+    lock.lock();
+  }
+}
+
+// The whole timeline (the engine keeps the last 65,536 partitions) replaces the file, so a
+// reader never sees half a file; times are microseconds since the daemon started.
+void Daemon::write_timeline() {
+  const fs::path target(config_.timeline_file);
+  const fs::path temporary = target.string() + ".tmp";
+  try {
+    if (target.has_parent_path()) fs::create_directories(target.parent_path());
+    {
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      out << engine_->timeline().to_json_lines(started_);
+      if (!out) throw std::runtime_error("write failed");
+    }
+    fs::rename(temporary, target);
+  } catch (const std::exception& e) {
+    log_warn("timeline_write_failed").kv("path", target.string()).kv("error", e.what());
+  }
+}
+
+}  // namespace cuzk::service
