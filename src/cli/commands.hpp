@@ -13,5 +13,9 @@ inline constexpr int kExitBadInput = 2;
 
 void add_selftest_command(CLI::App& app, int& exit_code);
 void add_groth16_commands(CLI::App& app, int& exit_code);
+// The daemon (serve_command.cpp) and its clients: submit, await, status, cancel, preload
+// (engine_commands.cpp).
+void add_serve_command(CLI::App& app, int& exit_code);
+void add_engine_client_commands(CLI::App& app, int& exit_code);
 
 }  // namespace cuzk::cli
