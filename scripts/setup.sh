@@ -12,6 +12,8 @@ packages=(
   libgmp-dev                        # test oracle and benchmark baseline
   libgtest-dev libgmock-dev libbenchmark-dev
   libtbb-dev libcli11-dev nlohmann-json3-dev
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler  # the daemon's API
+  libtomlplusplus-dev               # the daemon's config
 )
 # Node.js for the interop tests (@noble/curves, snarkjs, circom2): any node ≥ 18 with npm will
 # do. Some machines carry a NodeSource build whose nodejs package bundles npm and conflicts with
