@@ -2,4 +2,5 @@
 # (they run without a GPU), and the device checks (synthesis, witness staging, resident keys),
 # which skip without one.
 cuzk_add_gpu_test(cuzk_gpu_prover_test
-  SOURCES prover_compact_test.cpp prover_synthesis_test.cu prover_key_test.cu)
+  SOURCES prover_compact_test.cpp prover_synthesis_test.cu prover_key_test.cu
+          prover_prove_test.cu)

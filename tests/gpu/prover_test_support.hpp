@@ -12,7 +12,7 @@
 #include "formats/r1cs.hpp"
 #include "formats/zkey.hpp"
 #include "gpu/prover/host_circuit.hpp"
-#include "support/test_random.hpp"
+#include "tests/support/test_random.hpp"
 
 namespace cuzk::gpu::prover::test {
 

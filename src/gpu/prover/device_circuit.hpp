@@ -60,9 +60,14 @@ class DeviceCircuit {
   const DeviceMatrix<Fr>& a() const { return a_; }
   const DeviceMatrix<Fr>& b() const { return b_; }
   const DeviceMatrix<Fr>& c() const { return c_; }  // empty unless has_c()
+  // HostCircuit::a_wires / b_wires on the device (empty for a zkey source).
+  const DeviceBuffer<uint32_t>& a_wires() const { return a_wires_; }
+  const DeviceBuffer<uint32_t>& b_wires() const { return b_wires_; }
 
   // VRAM held by the matrices (for the key store's budget and reports).
-  size_t bytes() const { return a_.bytes() + b_.bytes() + c_.bytes(); }
+  size_t bytes() const {
+    return a_.bytes() + b_.bytes() + c_.bytes() + a_wires_.bytes() + b_wires_.bytes();
+  }
   // Device bytes synthesize() needs as workspace.
   size_t synthesis_workspace_bytes() const;
   // One line per matrix for logs.
@@ -72,6 +77,7 @@ class DeviceCircuit {
   uint32_t domain_size_ = 0, n_vars_ = 0, n_public_ = 0;
   bool has_c_ = false;
   DeviceMatrix<Fr> a_, b_, c_;
+  DeviceBuffer<uint32_t> a_wires_, b_wires_;
 };
 
 template <class Fr>
@@ -90,5 +96,11 @@ struct SynthesisArgs {
 // workspace is too small; kCuda for a failed launch.
 template <class Fr>
 void synthesize(const DeviceCircuit<Fr>& circuit, const SynthesisArgs<Fr>& args);
+
+// Enqueues out[k] = from[wires[k]] for k < count (device arrays): the witness values of a
+// density list, for the MSMs of a bellman key. No checks on the device: wires must be < the
+// length of `from` (DeviceCircuit's lists are, by construction).
+template <class Fr>
+void gather(const uint32_t* wires, size_t count, const Fr* from, Fr* out, cudaStream_t stream);
 
 }  // namespace cuzk::gpu::prover

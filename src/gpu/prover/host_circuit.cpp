@@ -10,6 +10,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "groth16/qap.hpp"
 #include "groth16/setup.hpp"
 #include "util/error.hpp"
 
@@ -126,6 +127,9 @@ HostCircuit<typename Curve::Fr> host_circuit_from_r1cs(const formats::R1cs<Curve
   c.a = r1cs_matrix(r1cs.a, h.n_public() + 1, c.n_vars, split);
   c.b = r1cs_matrix(r1cs.b, 0, c.n_vars, split);
   c.c = r1cs_matrix(r1cs.c, 0, c.n_vars, split);
+  groth16::WireDensity density = groth16::wire_density(r1cs);
+  c.a_wires = std::move(density.a_wires);
+  c.b_wires = std::move(density.b_wires);
   return c;
 }
 

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "formats/r1cs.hpp"
 #include "formats/zkey.hpp"
@@ -32,6 +33,10 @@ struct HostCircuit {
   uint32_t n_public = 0;     // public signals (outputs and inputs), not the constant wire
   CompactMatrix<Fr> a, b;
   std::optional<CompactMatrix<Fr>> c;  // absent: c = a∘b (zkey source)
+  // .r1cs source: the wires whose A (resp. B) polynomial is not zero, ascending
+  // (groth16::wire_density): a bellman key holds a/b_g1/b_g2 points for these wires only, so
+  // their MSMs take these wires' values. Empty for a zkey source.
+  std::vector<uint32_t> a_wires, b_wires;
 
   size_t bytes() const { return a.bytes() + b.bytes() + (c ? c->bytes() : 0); }
 };

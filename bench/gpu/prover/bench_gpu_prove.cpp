@@ -1,0 +1,273 @@
+// bench_gpu_prove: one porep-like partition proved on the GPU (snarkjs convention), per stage.
+//
+//   bench_gpu_prove [--json FILE] [--runs N] [--curve bls12_381|bn254] [LOG_N ...]   (default 20)
+//
+// For each log size: a synthetic porep-shaped circuit filling the domain 2^LOG_N
+// (src/circuits), its matrices uploaded in compact form, a proving key, then one warm-up and
+// --runs timed partitions on one stream (the same buffers each time, as a worker reuses its
+// slot). Prints per-stage GPU times (CUDA events), the host's critical-path time (enqueue +
+// epilogue), wall time per partition, and VRAM: circuit, key, partition buffers and the
+// device's peak use (total − free, sampled after the runs).
+//
+// THE KEY IS NOT A REAL KEY: a development setup at 2^24 takes minutes on the CPU, so the
+// queries are random multiples of the generators (fixed-base on the CPU), a pool of at most
+// 2^18 distinct points per query tiled to the full length. MSM cost does not depend on which
+// points are used, but the proofs do not verify: self-verification is off here, and
+// correctness is covered by tests/gpu/prover_prove_test.cu (GPU proof = CPU proof, byte for
+// byte). The JSON says so ("key": "random points, proofs not verified").
+//
+// The commit and date in the JSON come from CUZK_BENCH_COMMIT and CUZK_BENCH_DATE, or
+// "unknown" and today's UTC date.
+
+#include <cuda_runtime_api.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "circuits/synthetic.hpp"
+#include "ec/scalar_mul.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/ntt/ntt.hpp"
+#include "gpu/prover/prover.hpp"
+#include "groth16/fixed_base.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+using namespace cuzk;
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::string json_path;
+  int runs = 5;
+  std::string curve = "bls12_381";
+  std::vector<unsigned> log_sizes;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--json" && i + 1 < argc) {
+      o.json_path = argv[++i];
+    } else if (arg == "--runs" && i + 1 < argc) {
+      o.runs = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--curve" && i + 1 < argc) {
+      o.curve = argv[++i];
+    } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
+      o.log_sizes.push_back(unsigned(std::atoi(arg.c_str())));
+    } else {
+      CUZK_INVALID_INPUT("bench_gpu_prove: unknown argument '" + arg +
+                         "' (usage: [--json FILE] [--runs N] [--curve C] [LOG_N ...])");
+    }
+  }
+  if (o.curve != "bls12_381" && o.curve != "bn254") CUZK_INVALID_INPUT("unknown curve " + o.curve);
+  if (o.log_sizes.empty()) o.log_sizes = {20};
+  return o;
+}
+
+std::string env_or(const char* name, std::string fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
+}
+
+std::string today_utc() {
+  const std::time_t now = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// `count` points: random multiples of the generator, at most kPool distinct, tiled.
+template <class PointCurve>
+std::vector<ec::Affine<PointCurve>> random_points(size_t count, std::mt19937_64& rng) {
+  using Fr = typename PointCurve::Scalar;
+  constexpr size_t kPool = size_t(1) << 18;
+  const size_t pool = std::min(count, kPool);
+  std::vector<Fr> scalars(pool);
+  for (auto& s : scalars) s = Fr::random(rng);
+  std::vector<ec::Affine<PointCurve>> points(count);
+  const groth16::FixedBaseTable<PointCurve> table(ec::Affine<PointCurve>::generator(),
+                                                  groth16::fixed_base_window_bits<Fr::kBits>(pool));
+  groth16::fixed_base_mul(table, std::span<const Fr>(scalars),
+                          std::span<ec::Affine<PointCurve>>(points.data(), pool));
+  for (size_t i = pool; i < count; ++i) points[i] = points[i % pool];
+  return points;
+}
+
+size_t peak_rss_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return size_t(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <class Curve>
+nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs) {
+  using Fr = typename Curve::Fr;
+  using G1C = groth16::G1CurveOf<Curve>;
+  using G2C = groth16::G2CurveOf<Curve>;
+  std::mt19937_64 rng(log_n);
+  const uint32_t public_inputs = 1;
+  const uint32_t n = uint32_t(1) << log_n;
+
+  auto t = Clock::now();
+  circuits::SyntheticSpec spec;
+  spec.shape = circuits::Shape::kPorep;
+  spec.constraints = n - public_inputs - 1;  // the binding rows fill the domain exactly
+  spec.public_inputs = public_inputs;
+  spec.seed = log_n;
+  const auto circuit = circuits::generate_circuit<Curve>(spec);
+  // The zkey convention: A (with binding rows) and B; c = a∘b.
+  auto host = gpu::prover::host_circuit_from_r1cs(circuit.r1cs);
+  host.c.reset();
+  std::printf("2^%u: circuit generated in %.0f ms\n", log_n, ms_since(t));
+
+  t = Clock::now();
+  formats::Groth16Zkey<Curve> key;
+  const uint32_t n_vars = circuit.r1cs.header.n_wires;
+  key.header.n_vars = n_vars;
+  key.header.n_public = circuit.r1cs.header.n_public();
+  key.header.domain_size = host.domain_size;
+  const auto g1 = random_points<G1C>(5, rng);
+  const auto g2 = random_points<G2C>(4, rng);
+  key.header.alpha1 = g1[0];
+  key.header.beta1 = g1[1];
+  key.header.delta1 = g1[2];
+  key.header.beta2 = g2[0];
+  key.header.gamma2 = g2[1];
+  key.header.delta2 = g2[2];
+  key.ic = random_points<G1C>(key.header.n_public + 1, rng);
+  key.a = random_points<G1C>(n_vars, rng);
+  key.b1 = random_points<G1C>(n_vars, rng);
+  key.b2 = random_points<G2C>(n_vars, rng);
+  key.c = random_points<G1C>(n_vars - key.header.n_public - 1, rng);
+  key.h = random_points<G1C>(host.domain_size, rng);
+  std::printf("2^%u: random key in %.0f ms\n", log_n, ms_since(t));
+
+  t = Clock::now();
+  const auto device_circuit = gpu::prover::DeviceCircuit<Fr>::upload(host);
+  const auto device_key = gpu::prover::DeviceProvingKey<Curve>::upload(key);
+  const gpu::ntt::DeviceDomain<Fr> domain(log_n, gpu::ntt::Convention::kSnarkjs);
+  auto buffers = gpu::prover::PartitionBuffers<Curve>::allocate(device_circuit);
+  gpu::prover::PinnedWitness<Fr> witness(circuit.witness.size());
+  witness.assign_montgomery(circuit.witness);
+  gpu::Stream stream;
+  std::printf("2^%u: uploads in %.0f ms\n%s", log_n, ms_since(t),
+              device_circuit.describe().c_str());
+
+  gpu::prover::GpuProveOptions<Curve> options;
+  options.self_verify = false;
+  options.blinding = groth16::Blinding<Curve>{Fr::random(rng), Fr::random(rng)};
+  gpu::prover::GpuStageTimes times;
+  gpu::prover::prove(device_circuit, device_key, domain, witness, buffers, stream,
+                     options);  // warm
+  std::vector<double> wall, gpu_total, host_critical, upload, synthesis, h, a, b1, b2, c, hq;
+  for (int i = 0; i < runs; ++i) {
+    const auto start = Clock::now();
+    gpu::prover::prove(device_circuit, device_key, domain, witness, buffers, stream, options,
+                       &times);
+    wall.push_back(ms_since(start));
+    gpu_total.push_back(times.gpu_total_ms);
+    host_critical.push_back(times.host_critical_ms);
+    upload.push_back(times.stage_ms);
+    synthesis.push_back(times.synthesis_ms);
+    h.push_back(times.h_ms);
+    a.push_back(times.msm_a_ms);
+    b1.push_back(times.msm_b1_ms);
+    b2.push_back(times.msm_b2_ms);
+    c.push_back(times.msm_c_ms);
+    hq.push_back(times.msm_h_ms);
+  }
+  size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+
+  const double med = median(wall);
+  std::printf(
+      "2^%u %s: wall %.2f ms (min %.2f, max %.2f), GPU %.2f ms, host critical %.3f ms\n"
+      "  upload %.2f, synthesis %.2f, H %.2f, MSM A %.2f B1 %.2f B2 %.2f C %.2f H %.2f (ms)\n"
+      "  VRAM: circuit %zu, key %zu, partition %zu, device in use %zu bytes\n",
+      log_n, curve_name.c_str(), med, *std::min_element(wall.begin(), wall.end()),
+      *std::max_element(wall.begin(), wall.end()), median(gpu_total), median(host_critical),
+      median(upload), median(synthesis), median(h), median(a), median(b1), median(b2), median(c),
+      median(hq), device_circuit.bytes(), device_key.bytes(), buffers.bytes(),
+      total_bytes - free_bytes);
+  return {{"op", "prove_partition"},
+          {"curve", curve_name},
+          {"log_n", log_n},
+          {"shape", "porep"},
+          {"backend", "cuda"},
+          {"median_ms", med},
+          {"min_ms", *std::min_element(wall.begin(), wall.end())},
+          {"max_ms", *std::max_element(wall.begin(), wall.end())},
+          {"runs", runs},
+          {"gpu_ms", median(gpu_total)},
+          {"host_critical_ms", median(host_critical)},
+          {"stages_ms",
+           {{"witness_upload", median(upload)},
+            {"synthesis", median(synthesis)},
+            {"ntt", median(h)},
+            {"msm_a", median(a)},
+            {"msm_b1", median(b1)},
+            {"msm_b2", median(b2)},
+            {"msm_c", median(c)},
+            {"msm_h", median(hq)}}},
+          {"circuit_vram_bytes", device_circuit.bytes()},
+          {"key_vram_bytes", device_key.bytes()},
+          {"partition_vram_bytes", buffers.bytes()},
+          // All device memory is allocated before the runs and prove() allocates none, so the
+          // use after the runs is the peak (it includes the CUDA context).
+          {"peak_vram_bytes", total_bytes - free_bytes},
+          // Of the whole process so far: circuit generation and the key dominate it.
+          {"peak_host_rss_bytes", peak_rss_bytes()},
+          {"key", "random points, proofs not verified"}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options o = parse(argc, argv);
+    if (gpu::device_count() == 0) {
+      std::fprintf(stderr, "bench_gpu_prove: no CUDA device\n");
+      return 1;
+    }
+    nlohmann::json results = nlohmann::json::array();
+    for (unsigned log_n : o.log_sizes) {
+      results.push_back(o.curve == "bn254" ? run_size<formats::Bn254>(o.curve, log_n, o.runs)
+                                           : run_size<formats::Bls12_381>(o.curve, log_n, o.runs));
+    }
+    if (!o.json_path.empty()) {
+      std::string command = "bench_gpu_prove";
+      for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+      const nlohmann::json doc = {{"device", gpu::device_info(0).name},
+                                  {"commit", env_or("CUZK_BENCH_COMMIT", "unknown")},
+                                  {"date", env_or("CUZK_BENCH_DATE", today_utc())},
+                                  {"command", command},
+                                  {"results", results}};
+      std::ofstream(o.json_path) << doc.dump(1) << "\n";
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_gpu_prove: %s\n", e.what());
+    return 1;
+  }
+}
