@@ -3,7 +3,7 @@
 # formats' own writers, and runs each target for CUZK_FUZZ_SECONDS seconds (default 20).
 # Exits non-zero on the first finding; the crashing input is left in build/fuzz/findings/.
 #
-#   fuzz/run-briefly.sh                      # all four targets, 20 s each
+#   fuzz/run-briefly.sh                      # all five targets, 20 s each
 #   CUZK_FUZZ_SECONDS=600 fuzz/run-briefly.sh zkey
 #
 # Environment: CUZK_FUZZ_SECONDS, CUZK_FUZZ_JOBS (build parallelism, default 2),
@@ -15,7 +15,7 @@ build=${CUZK_FUZZ_BUILD_DIR:-$root/build/fuzz}
 seconds=${CUZK_FUZZ_SECONDS:-20}
 jobs=${CUZK_FUZZ_JOBS:-2}
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(container r1cs wtns zkey); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(container r1cs wtns zkey params); fi
 
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi

@@ -1,7 +1,7 @@
 // Writes the seed corpus of the fuzz targets: small valid files of each format for both
 // curves, made by the formats' own writers from a fixed seed (so runs are reproducible).
 //
-//   cuzk_fuzz_seeds <dir>   creates <dir>/{container,r1cs,wtns,zkey}/ and fills them
+//   cuzk_fuzz_seeds <dir>   creates <dir>/{container,r1cs,wtns,zkey,params}/ and fills them
 
 #include <array>
 #include <bit>
@@ -14,6 +14,7 @@
 
 #include "ec/jacobian.hpp"
 #include "ec/scalar_mul.hpp"
+#include "formats/params.hpp"
 #include "formats/r1cs.hpp"
 #include "formats/wtns.hpp"
 #include "formats/zkey.hpp"
@@ -45,9 +46,10 @@ R1cs<Curve> make_r1cs(std::mt19937_64& rng, uint32_t n_constraints, uint32_t n_w
   return r;
 }
 
-// Consecutive multiples of a random point: cheap valid subgroup points.
+// Consecutive multiples of a random point: cheap valid subgroup points. Every fourth is the
+// point at infinity unless with_infinity is false (bellman's files never hold it).
 template <class Point>
-std::vector<Point> make_points(std::mt19937_64& rng, size_t n) {
+std::vector<Point> make_points(std::mt19937_64& rng, size_t n, bool with_infinity = true) {
   using Curve = typename cuzk::io::CurveOf<Point>::type;
   using Fr = typename Curve::Scalar;
   cuzk::ec::Jacobian<Curve> step =
@@ -55,7 +57,7 @@ std::vector<Point> make_points(std::mt19937_64& rng, size_t n) {
   cuzk::ec::Jacobian<Curve> acc = step;
   std::vector<Point> out;
   for (size_t i = 0; i < n; ++i, acc += step) {
-    out.push_back(i % 4 == 3 ? Point::infinity() : acc.to_affine());
+    out.push_back(with_infinity && i % 4 == 3 ? Point::infinity() : acc.to_affine());
   }
   return out;
 }
@@ -105,6 +107,37 @@ void write_seeds(const std::filesystem::path& dir, std::mt19937_64& rng) {
   }
 }
 
+// bellman's BLS12-381 files for fuzz_params, which tries every input as a .params, a .vk and
+// a batch of proofs: so the seeds are one of each, at a few sizes.
+void write_params_seeds(const std::filesystem::path& dir, std::mt19937_64& rng) {
+  using G1 = BellmanParams::G1;
+  using G2 = BellmanParams::G2;
+  for (uint32_t log_domain : {1u, 2u, 3u}) {
+    const uint32_t n_public = log_domain;  // IC holds n_public + 1 points
+    const uint32_t n_private = 2 * log_domain;
+    BellmanParams params;
+    auto g1 = make_points<G1>(rng, 3, false);
+    auto g2 = make_points<G2>(rng, 3, false);
+    params.vk = {
+        g1[0], g1[1], g2[0], g2[1], g1[2], g2[2], make_points<G1>(rng, n_public + 1, false)};
+    params.h = make_points<G1>(rng, (1u << log_domain) - 1, false);
+    params.l = make_points<G1>(rng, n_private, false);
+    params.a = make_points<G1>(rng, n_public + n_private, false);
+    params.b_g1 = make_points<G1>(rng, n_private, false);
+    params.b_g2 = make_points<G2>(rng, n_private, false);
+    const std::string tag = "bls12_381_" + std::to_string(log_domain);
+    save(dir / "params" / (tag + ".params"), bellman_params_to_bytes(params));
+    save(dir / "params" / (tag + ".vk"), bellman_verifying_key_to_bytes(params.vk));
+
+    std::vector<BellmanProof> proofs;
+    for (uint32_t i = 0; i < log_domain; ++i) {
+      auto a_c = make_points<G1>(rng, 2, false);
+      proofs.push_back({a_c[0], make_points<G2>(rng, 1, false)[0], a_c[1]});
+    }
+    save(dir / "params" / (tag + ".proofs"), encode_bellman_proofs(proofs));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -113,11 +146,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::filesystem::path dir = argv[1];
-  for (const char* sub : {"container", "r1cs", "wtns", "zkey"}) {
+  for (const char* sub : {"container", "r1cs", "wtns", "zkey", "params"}) {
     std::filesystem::create_directories(dir / sub);
   }
   std::mt19937_64 rng(20261129);
   write_seeds<Bn254>(dir, rng);
   write_seeds<Bls12_381>(dir, rng);
+  write_params_seeds(dir, rng);
   return 0;
 }
