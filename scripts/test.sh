@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds cuzk once (Release; CUDA sources are compiled too when nvcc is on PATH or in
 # /usr/local/cuda) and runs every test with CTest. GPU tests skip themselves without a GPU.
+# Then the engine's tests under ThreadSanitizer (CUZK_SKIP_TSAN=1 skips them).
 # Then every libFuzzer target runs briefly (fuzz/run-briefly.sh; needs clang, which
 # scripts/setup.sh installs).
-# Then the engine's tests under ThreadSanitizer (CUZK_SKIP_TSAN=1 skips them).
 # CUZK_TEST_SCALE scales randomized case counts (default 1); CUZK_JOBS sets parallelism;
 # CUZK_FUZZ_SECONDS sets the seconds per fuzz target (default 20, 0 skips fuzzing).
 set -euo pipefail
@@ -29,6 +29,7 @@ if [[ ${CUZK_SKIP_TSAN:-0} != 1 ]]; then
   CUZK_TEST_SCALE=${CUZK_TSAN_SCALE:-16} build/tsan-engine/tests/engine/engine_test \
     --gtest_filter='*Stress*'
 fi
+# Every libFuzzer target briefly (fuzz/run-briefly.sh: its own clang build in build/fuzz).
 fuzz_seconds=${CUZK_FUZZ_SECONDS:-20}
 if [[ $fuzz_seconds != 0 ]]; then
   CUZK_FUZZ_SECONDS=$fuzz_seconds CUZK_FUZZ_JOBS=$jobs fuzz/run-briefly.sh
