@@ -1,0 +1,122 @@
+// The TOML configuration: every option of deploy/cuzk.toml parses (the sample cannot rot),
+// sizes with units, and clear errors for typos, wrong types and contradictions.
+
+#include <gtest/gtest.h>
+
+#include "service/config.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::service {
+namespace {
+
+std::string error_of(const std::string& toml) {
+  try {
+    validate(parse_config(toml, "test.toml"));
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ServiceConfig, TheSampleConfigParses) {
+  const auto c = load_config(std::string(CUZK_SOURCE_DIR) + "/deploy/cuzk.toml");
+  validate(c);
+  EXPECT_EQ(c.socket, "/run/cuzk/cuzk.sock");
+  EXPECT_EQ(c.socket_mode, 0660u);
+  EXPECT_EQ(c.backend, "cpu");
+  EXPECT_EQ(c.engine.workers_per_gpu, 2);
+}
+
+TEST(ServiceConfig, EveryOptionIsRead) {
+  const auto c = parse_config(R"(
+[server]
+socket = "/tmp/x.sock"
+socket_mode = 0o600
+tcp_address = "127.0.0.1:50051"
+token = "abc"
+http_address = "0.0.0.0:9000"
+log_level = "debug"
+timeline_file = "/tmp/t.jsonl"
+timeline_flush_s = 2.5
+drain_timeout_s = 30
+[engine]
+backend = "sim"
+workers_per_gpu = 3
+cpu_workers = 5
+queue_capacity = 100
+result_retention_s = 1.5
+host_bytes = "2GiB"
+host_margin_bytes = 1024
+vram_arena_bytes = "10 MB"
+vram_margin_bytes = "1.5KiB"
+[keys]
+preload = ["a"]
+check_subgroups = false
+[keys.budgets]
+vram = "40GiB"
+pinned = 1000
+[sim]
+gpus = 2
+vram_bytes = "80GiB"
+kernel_ns_per_constraint = 0.5
+copy_bytes_per_us = 1000
+prepare_us = 1
+epilogue_us = 2
+key_load_bytes_per_us = 3
+[sim.keys]
+a = 5000
+)",
+                              "all.toml");
+  validate(c);
+  EXPECT_EQ(c.socket_mode, 0600u);
+  EXPECT_EQ(c.tcp_address, "127.0.0.1:50051");
+  EXPECT_EQ(c.token, "abc");
+  EXPECT_EQ(c.timeline_flush_s, 2.5);
+  EXPECT_EQ(c.engine.workers_per_gpu, 3);
+  EXPECT_EQ(c.engine.cpu_workers, 5);
+  EXPECT_EQ(c.engine.queue_capacity, 100u);
+  EXPECT_EQ(c.engine.result_retention, std::chrono::milliseconds(1500));
+  EXPECT_EQ(c.engine.host_bytes, uint64_t(2) << 30);
+  EXPECT_EQ(c.engine.vram_arena_bytes, 10'000'000u);
+  EXPECT_EQ(c.engine.vram_margin_bytes, 1536u);
+  EXPECT_EQ(c.engine.keys.budgets.at(engine::KeyTier::kVram), uint64_t(40) << 30);
+  EXPECT_EQ(c.engine.keys.budgets.at(engine::KeyTier::kPinned), 1000u);
+  EXPECT_EQ(c.engine.keys.budgets.count(engine::KeyTier::kMmap), 0u);
+  EXPECT_FALSE(c.check_key_subgroups);
+  EXPECT_EQ(c.sim.gpus, 2);
+  EXPECT_EQ(c.sim.vram_bytes, uint64_t(80) << 30);
+  EXPECT_EQ(c.sim.kernel_ns_per_constraint, 0.5);
+  EXPECT_EQ(c.sim_keys.at("a"), 5000u);
+}
+
+TEST(ServiceConfig, ErrorsNameTheOption) {
+  EXPECT_NE(error_of("[server]\nsokcet = \"/x\"\n").find("[server] sokcet: unknown option"),
+            std::string::npos);
+  EXPECT_NE(error_of("[bogus]\n").find("bogus: unknown option"), std::string::npos);
+  EXPECT_NE(error_of("[engine]\nworkers_per_gpu = 5\n").find("workers_per_gpu"), std::string::npos);
+  EXPECT_NE(error_of("[engine]\nqueue_capacity = \"x\"\n").find("expected an integer"),
+            std::string::npos);
+  EXPECT_NE(error_of("[engine]\nhost_bytes = \"12 parsecs\"\n").find("unknown unit"),
+            std::string::npos);
+  EXPECT_NE(error_of("[engine]\nbackend = \"opencl\"\n").find("backend 'opencl'"),
+            std::string::npos);
+  EXPECT_NE(error_of("[server]\nlog_level = \"loud\"\n").find("log level"), std::string::npos);
+  EXPECT_NE(error_of("[server]\ntoken = \"t\"\n").find("no tcp_address"), std::string::npos);
+  EXPECT_NE(error_of("[server]\nsocket = \"\"\n").find("neither a unix socket"), std::string::npos);
+  EXPECT_NE(error_of("[keys]\npreload = [\"ghost\"]\n").find("no key 'ghost'"), std::string::npos);
+  EXPECT_NE(error_of("[server\n").find("test.toml"), std::string::npos) << "a syntax error";
+  EXPECT_EQ(error_of(""), "") << "every option has a default";
+}
+
+TEST(ServiceConfig, Sizes) {
+  EXPECT_EQ(parse_size("4096", "x"), 4096u);
+  EXPECT_EQ(parse_size("512MiB", "x"), uint64_t(512) << 20);
+  EXPECT_EQ(parse_size("1.5 GiB", "x"), uint64_t(3) << 29);
+  EXPECT_EQ(parse_size("2TB", "x"), 2'000'000'000'000u);
+  EXPECT_THROW(parse_size("GiB", "x"), Error);
+  EXPECT_THROW(parse_size("-1GiB", "x"), Error);
+}
+
+}  // namespace
+}  // namespace cuzk::service
