@@ -22,6 +22,7 @@
 #include "ec/scalar_mul.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu/msm/msm.hpp"
+#include "gpu/msm/tuning.hpp"
 #include "gpu/stream.hpp"
 #include "msm/curves.hpp"
 #include "tests/gpu/gpu_test_support.cuh"
