@@ -92,14 +92,14 @@ void print_insecure_warning() {
 struct ProveArgs {
   // proof: "" is proof.json for a .zkey, proof.bin (192 bytes) for a .params.
   std::string key, wtns, proof, pub = "public.json", r1cs;
-  bool json = false, trusted_key = false;
+  bool json = false, check_key_subgroups = false;
 };
 
 int run_prove(const ProveArgs& a) {
   ProgressPrinter progress("prove");
   groth16::ProveFilesOptions options;
   if (!a.r1cs.empty()) options.r1cs = a.r1cs;
-  if (a.trusted_key) options.key_subgroup_check = io::SubgroupCheck::kOff;
+  if (a.check_key_subgroups) options.key_subgroup_check = io::SubgroupCheck::kOn;
   options.on_stage = progress.callback();
   auto result = groth16::prove_files(a.key, a.wtns, options);
   progress.finish();
@@ -295,8 +295,9 @@ void add_groth16_commands(CLI::App& app, int& exit_code) {
                 "The circuit's .r1cs: required for a .params key; for a .zkey, checks the "
                 "witness constraint by constraint first")
       ->check(CLI::ExistingFile);
-  p->add_flag("--trusted-key", prove.trusted_key,
-              "Skip the subgroup check of the key's points (keys you made or verified)");
+  p->add_flag("--check-key-subgroups", prove.check_key_subgroups,
+              "Check that every point of the key is in its prime-order subgroup, naming the "
+              "first one that is not (slow; by default only the finished proof is checked)");
   p->add_flag("--json", prove.json, "Print the stage timings as JSON");
   p->callback([&exit_code] { exit_code = run_prove(prove); });
 

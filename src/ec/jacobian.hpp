@@ -68,7 +68,7 @@ struct Jacobian {
   //   A = X², B = Y², C = B², D = 2((X + B)² − A − C) = 4XY², E = 3A, F = E²
   //   X3 = F − 2D, Y3 = E(D − X3) − 8C, Z3 = 2YZ
   // Infinity maps to infinity (Z3 = 0); curves of odd order have no point with Y = 0.
-  CUZK_HD constexpr Jacobian dbl() const {
+  CUZK_HD_OUTLINE constexpr Jacobian dbl() const {
     Field a = X.sqr();
     Field b = Y.sqr();
     Field c = b.sqr();
@@ -85,7 +85,7 @@ struct Jacobian {
   //   I = (2H)², J = H·I, V = U1·I
   //   X3 = r² − J − 2V, Y3 = r(V − X3) − 2·S1·J, Z3 = ((Z1 + Z2)² − Z1² − Z2²)·H
   // H = 0 means equal x: the same point (double) or opposite points (infinity).
-  CUZK_HD constexpr Jacobian operator+(const Jacobian& q) const {
+  CUZK_HD_OUTLINE constexpr Jacobian operator+(const Jacobian& q) const {
     if (is_infinity()) return q;
     if (q.is_infinity()) return *this;
     Field z1z1 = Z.sqr();
@@ -111,7 +111,7 @@ struct Jacobian {
   //   U2 = X2·Z1², S2 = Y2·Z1³, H = U2 − X1, HH = H², I = 4HH, J = H·I, r = 2(S2 − Y1),
   //   V = X1·I
   //   X3 = r² − J − 2V, Y3 = r(V − X3) − 2·Y1·J, Z3 = (Z1 + H)² − Z1² − HH
-  CUZK_HD constexpr Jacobian add(const AffinePoint& q) const {
+  CUZK_HD_OUTLINE constexpr Jacobian add(const AffinePoint& q) const {
     if (q.is_infinity()) return *this;
     if (is_infinity()) return from_affine(q);
     Field z1z1 = Z.sqr();

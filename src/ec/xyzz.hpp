@@ -65,7 +65,7 @@ struct Xyzz {
   //   U = 2Y, V = U², W = U·V, S = X·V, M = 3X²
   //   X3 = M² − 2S, Y3 = M(S − X3) − W·Y, ZZ3 = V·ZZ, ZZZ3 = W·ZZZ
   // Infinity maps to infinity (ZZ3 = 0).
-  CUZK_HD constexpr Xyzz dbl() const {
+  CUZK_HD_OUTLINE constexpr Xyzz dbl() const {
     Field u = Y.dbl();
     Field v = u.sqr();
     Field w = u * v;
@@ -81,7 +81,7 @@ struct Xyzz {
   //   U1 = X1·ZZ2, U2 = X2·ZZ1, S1 = Y1·ZZZ2, S2 = Y2·ZZZ1, P = U2 − U1, R = S2 − S1
   //   PP = P², PPP = P·PP, Q = U1·PP
   //   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − S1·PPP, ZZ3 = ZZ1·ZZ2·PP, ZZZ3 = ZZZ1·ZZZ2·PPP
-  CUZK_HD constexpr Xyzz operator+(const Xyzz& q) const {
+  CUZK_HD_OUTLINE constexpr Xyzz operator+(const Xyzz& q) const {
     if (is_infinity()) return q;
     if (q.is_infinity()) return *this;
     Field u1 = X * q.ZZ;
@@ -102,7 +102,7 @@ struct Xyzz {
   // madd-2008-s (mixed addition, ZZ2 = ZZZ2 = 1): 8M + 2S.
   //   U2 = X2·ZZ1, S2 = Y2·ZZZ1, P = U2 − X1, R = S2 − Y1, PP = P², PPP = P·PP, Q = X1·PP
   //   X3 = R² − PPP − 2Q, Y3 = R(Q − X3) − Y1·PPP, ZZ3 = ZZ1·PP, ZZZ3 = ZZZ1·PPP
-  CUZK_HD constexpr Xyzz add(const AffinePoint& q) const {
+  CUZK_HD_OUTLINE constexpr Xyzz add(const AffinePoint& q) const {
     if (q.is_infinity()) return *this;
     if (is_infinity()) return from_affine(q);
     Field u2 = q.x * ZZ;

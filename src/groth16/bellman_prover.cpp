@@ -228,6 +228,7 @@ ProveResult<Curve> prove_bellman(const formats::BellmanParams& params,
 
   announce(options, "verifying the proof");
   start = Clock::now();
+  check_proof_from_key(result.proof);
   if (!verify(verifying_key_from_bellman(vk), std::span<const Fr>(result.public_inputs),
               result.proof)) {
     CUZK_INVALID_INPUT(

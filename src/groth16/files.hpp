@@ -46,8 +46,12 @@ struct ProveFilesOptions {
   // r = s = 0: the unblinded proof, which reveals information about the witness (not zero
   // knowledge). For byte-for-byte comparisons with snarkjs's r = s = 0 proofs only.
   bool zero_blinding = false;
-  // kOff skips the subgroup check of the key's points (trusted keys; ~100 µs per point).
-  io::SubgroupCheck key_subgroup_check = io::SubgroupCheck::kOn;
+  // The subgroup check of the key's point queries (25-100 µs per point: longer than the proof
+  // itself). Off by default: the points are always checked to be on the curve, the verifying
+  // key's points always get the full check, and the finished proof is checked for subgroup
+  // membership and verified before it is returned (check_proof_from_key, verify), so a bad key
+  // cannot produce an accepted proof. kOn names the first bad point of a suspect key.
+  io::SubgroupCheck key_subgroup_check = io::SubgroupCheck::kOff;
   // Called with the name of each stage as it starts ("reading the key", "MSM H", ...).
   std::function<void(const char* stage)> on_stage;
 };

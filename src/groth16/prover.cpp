@@ -293,6 +293,7 @@ ProveResult<Curve> prove(const formats::Groth16Zkey<Curve>& key,
 
   announce(options, "verifying the proof");
   start = Clock::now();
+  check_proof_from_key(result.proof);
   if (!verify(verifying_key_from_zkey(key), std::span<const Fr>(result.public_inputs),
               result.proof)) {
     CUZK_INVALID_INPUT(

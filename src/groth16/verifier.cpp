@@ -58,6 +58,19 @@ bool verify(const VerifyingKey<Curve>& vk, std::span<const typename Curve::Fr> p
   return PairingEngine<Curve>::pairing_product_is_one(pairs);
 }
 
+template <class Curve>
+void check_proof_from_key(const Proof<Curve>& proof) {
+  if (!is_in_subgroup(proof.a) || !is_in_subgroup(proof.b) || !is_in_subgroup(proof.c)) {
+    CUZK_INVALID_INPUT(
+        "the proving key holds points outside the prime-order subgroup (the proof built from "
+        "them is not in it): the key is corrupt or forged; proving with --check-key-subgroups "
+        "names the first bad point");
+  }
+}
+
+template void check_proof_from_key<formats::Bn254>(const Proof<formats::Bn254>&);
+template void check_proof_from_key<formats::Bls12_381>(const Proof<formats::Bls12_381>&);
+
 template bool verify<formats::Bn254>(const VerifyingKey<formats::Bn254>&,
                                      std::span<const bn254::Fr>, const Proof<formats::Bn254>&);
 template bool verify<formats::Bls12_381>(const VerifyingKey<formats::Bls12_381>&,

@@ -23,4 +23,11 @@ template <class Curve>
 bool verify(const VerifyingKey<Curve>& vk, std::span<const typename Curve::Fr> public_inputs,
             const Proof<Curve>& proof);
 
+// For a prover's self-check: throws cuzk::Error (kInvalidInput) when a point of a proof just
+// computed lies outside its prime-order subgroup. Provers read the key's point queries with
+// on-curve checks only (a subgroup check costs 25-100 µs per point, longer than the proof), so
+// a key holding points outside the subgroup shows up here, in the proof built from them.
+template <class Curve>
+void check_proof_from_key(const Proof<Curve>& proof);
+
 }  // namespace cuzk::groth16

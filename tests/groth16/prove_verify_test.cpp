@@ -250,6 +250,29 @@ TYPED_TEST(ProveVerifyTest, ProofPointsOutsideTheGroupsAreRejected) {
   EXPECT_CONTAINS(invalid_input_message([&] { proof_from_json<TypeParam>(json); }), "proof pi_a");
 }
 
+// The prover reads the key's queries with on-curve checks only; a point outside the
+// subgroup must still never reach a returned proof.
+TYPED_TEST(ProveVerifyTest, KeyPointOutsideTheSubgroupIsRefusedByTheProver) {
+  using G2 = typename TypeParam::G2;
+  using Field = typename G2::Field;
+  G2 outside = G2::infinity();
+  for (uint64_t x = 1; outside.is_infinity(); ++x) {
+    const auto candidate = G2::from_x(Field{Field::Base::from_u64(x), Field::Base::one()});
+    if (candidate && !is_in_subgroup(*candidate)) outside = *candidate;
+  }
+  auto key = this->shared().key;
+  // The first wire with a B2 point and a nonzero witness value.
+  size_t wire = 0;
+  while (wire < key.b2.size() &&
+         (key.b2[wire].is_infinity() || this->witness()[wire] == TypeParam::Fr::zero())) {
+    ++wire;
+  }
+  ASSERT_LT(wire, key.b2.size());
+  key.b2[wire] = outside;
+  EXPECT_CONTAINS(invalid_input_message([&] { prove(key, this->witness()); }),
+                  "the proving key holds points outside the prime-order subgroup");
+}
+
 TYPED_TEST(ProveVerifyTest, JsonFilesRoundTrip) {
   using Fr = typename TypeParam::Fr;
   const auto proved = prove(this->shared().key, this->witness());
