@@ -51,10 +51,15 @@ else
   section "configuring and building the GPU tests in $BUILD_DIR"
   GENERATOR=()
   command -v ninja >/dev/null && GENERATOR=(-G Ninja)
-  cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release \
+  # The cuzk command embeds the gRPC daemon: built only where gRPC's packages are installed.
+  SERVICE=OFF
+  pkg-config --exists grpc++ 2>/dev/null && SERVICE=ON
+  cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_BUILD_SERVICE=$SERVICE \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_BENCH=ON -DCUZK_BUILD_FUZZERS=OFF "${CMAKE_PREFIX_ARGS[@]}" ||
     fail "CMake configuration failed (see above; missing GoogleTest or GMP can be supplied in .deps/)"
-  cmake --build "$BUILD_DIR" --target cuzk_gpu_tests cuzk -j "$(nproc)" || fail "the build failed"
+  TARGETS=(cuzk_gpu_tests)
+  [[ $SERVICE == ON ]] && TARGETS+=(cuzk)
+  cmake --build "$BUILD_DIR" --target "${TARGETS[@]}" -j "$(nproc)" || fail "the build failed"
   TEST_BINARIES=("$BUILD_DIR"/tests/gpu/*_test)
 fi
 
