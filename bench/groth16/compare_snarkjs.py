@@ -86,7 +86,7 @@ def parse_args():
     p.add_argument("--runs", type=int, default=3, help="timed runs per prover (median of them)")
     p.add_argument("--warmup", type=int, default=1, help="untimed runs per prover first")
     p.add_argument("--cuzk-arg", action="append", default=[],
-                   help="extra argument for cuzk prove (repeatable), e.g. --cuzk-arg=--trusted-key")
+                   help="extra argument for cuzk prove (repeatable), e.g. --cuzk-arg=--check-key-subgroups")
     p.add_argument("--work", default=str(ROOT / "build/bench-snarkjs"), help="folder for circuits, keys, proofs")
     p.add_argument("--out", help="JSON output (default: <work>/prove_cli_<date>_<commit>.json)")
     p.add_argument("--device", help="device field of the JSON (default: the CPU model)")
