@@ -7,10 +7,9 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "ec/scalar_mul.hpp"
 #include "groth16/bellman.hpp"
+#include "groth16/epilogue.hpp"
 #include "groth16/qap.hpp"
-#include "groth16/randomness.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
 #include "msm/curves.hpp"
@@ -205,24 +204,11 @@ ProveResult<Curve> prove_bellman(const formats::BellmanParams& params,
 
   announce(options, "epilogue");
   start = Clock::now();
-  Blinding<Curve> blinding;
-  if (options.blinding) {
-    blinding = *options.blinding;
-  } else {
-    SystemRandom rng;
-    blinding = random_blinding<Curve>(rng);
-  }
-  const Fr& r = blinding.r;
-  const Fr& s = blinding.s;
   const formats::BellmanVerifyingKey& vk = params.vk;
-  const auto delta1 = G1Jacobian<Curve>::from_affine(vk.delta_g1);
-  const auto pi_a = msm_a + vk.alpha_g1 + ec::scalar_mul(delta1, r);
-  const auto pi_b =
-      msm_b2 + vk.beta_g2 + ec::scalar_mul(G2Jacobian<Curve>::from_affine(vk.delta_g2), s);
-  const auto b1 = msm_b1 + vk.beta_g1 + ec::scalar_mul(delta1, s);
-  const auto pi_c = msm_l + msm_h + ec::scalar_mul(pi_a, s) + ec::scalar_mul(b1, r) -
-                    ec::scalar_mul(delta1, r * s);
-  result.proof = {pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
+  result.proof =
+      combine_proof<Curve>({msm_a, msm_b1, msm_l, msm_h, msm_b2},
+                           {vk.alpha_g1, vk.beta_g1, vk.delta_g1, vk.beta_g2, vk.delta_g2},
+                           choose_blinding<Curve>(options.blinding));
   result.public_inputs.assign(witness.begin() + 1, witness.begin() + 1 + n_public);
   timings.epilogue_ms = milliseconds_since(start);
 

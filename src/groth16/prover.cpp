@@ -12,8 +12,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
-#include "ec/scalar_mul.hpp"
-#include "groth16/randomness.hpp"
+#include "groth16/epilogue.hpp"
 #include "groth16/verifier.hpp"
 #include "msm/curves.hpp"
 #include "ntt/curves.hpp"
@@ -270,24 +269,10 @@ ProveResult<Curve> prove(const formats::Groth16Zkey<Curve>& key,
 
   announce(options, "epilogue");
   start = Clock::now();
-  Blinding<Curve> blinding;
-  if (options.blinding) {
-    blinding = *options.blinding;
-  } else {
-    SystemRandom rng;
-    blinding = random_blinding<Curve>(rng);
-  }
-  const Fr& r = blinding.r;
-  const Fr& s = blinding.s;
   const auto& hd = key.header;
-  const auto delta1 = G1Jacobian<Curve>::from_affine(hd.delta1);
-  const auto pi_a = msm_a + hd.alpha1 + ec::scalar_mul(delta1, r);
-  const auto pi_b =
-      msm_b2 + hd.beta2 + ec::scalar_mul(G2Jacobian<Curve>::from_affine(hd.delta2), s);
-  const auto b1 = msm_b1 + hd.beta1 + ec::scalar_mul(delta1, s);
-  const auto pi_c = msm_c + msm_h + ec::scalar_mul(pi_a, s) + ec::scalar_mul(b1, r) -
-                    ec::scalar_mul(delta1, r * s);
-  result.proof = {pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
+  result.proof = combine_proof<Curve>({msm_a, msm_b1, msm_c, msm_h, msm_b2},
+                                      {hd.alpha1, hd.beta1, hd.delta1, hd.beta2, hd.delta2},
+                                      choose_blinding<Curve>(options.blinding));
   result.public_inputs.assign(witness.begin() + 1, witness.begin() + 1 + n_public);
   timings.epilogue_ms = milliseconds_since(start);
 

@@ -8,10 +8,9 @@
 #include <chrono>
 #include <string>
 
-#include "ec/scalar_mul.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/msm/msm.hpp"
-#include "groth16/randomness.hpp"
+#include "groth16/epilogue.hpp"
 #include "groth16/verifier.hpp"
 #include "util/error.hpp"
 
@@ -206,27 +205,15 @@ groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circu
     result.public_inputs[i] =
         witness.form() == WitnessForm::kMontgomery ? v : Fr::from_int(v.as_int());
   }
-  groth16::Blinding<Curve> blinding;
-  if (options.blinding) {
-    blinding = *options.blinding;
-  } else {
-    groth16::SystemRandom rng;
-    blinding = groth16::random_blinding<Curve>(rng);
-  }
+  const groth16::Blinding<Curve> blinding = groth16::choose_blinding<Curve>(options.blinding);
   stream.synchronize();
 
-  // ---- epilogue (groth16/prover.cpp's formulas) ----
+  // ---- epilogue (the CPU provers' own function) ----
   const auto epilogue_start = Clock::now();
-  const Fr& r = blinding.r;
-  const Fr& s = blinding.s;
   const KeyConstants<Curve>& k = key.constants();
-  const G1J delta1 = G1J::from_affine(k.delta1);
-  const G1J pi_a = g1_sums[0] + k.alpha1 + ec::scalar_mul(delta1, r);
-  const G2J pi_b = g2_sum + k.beta2 + ec::scalar_mul(G2J::from_affine(k.delta2), s);
-  const G1J b1 = g1_sums[1] + k.beta1 + ec::scalar_mul(delta1, s);
-  const G1J pi_c = g1_sums[2] + g1_sums[3] + ec::scalar_mul(pi_a, s) + ec::scalar_mul(b1, r) -
-                   ec::scalar_mul(delta1, r * s);
-  result.proof = {pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
+  result.proof =
+      groth16::combine_proof<Curve>({g1_sums[0], g1_sums[1], g1_sums[2], g1_sums[3], g2_sum},
+                                    {k.alpha1, k.beta1, k.delta1, k.beta2, k.delta2}, blinding);
   const double epilogue_ms = ms_since(epilogue_start);
 
   auto& t = result.timings;
