@@ -22,9 +22,11 @@ std::string with_labels(const std::string& name, const std::string& labels,
   return all.empty() ? name : name + "{" + all + "}";
 }
 
-double micros(Clock::time_point t, Clock::time_point origin) {
+// Whole microseconds: a double through an ostream keeps 6 significant digits, which after an
+// hour of uptime would round stage boundaries to seconds.
+int64_t micros(Clock::time_point t, Clock::time_point origin) {
   if (t == Clock::time_point{}) return -1;
-  return std::chrono::duration<double, std::micro>(t - origin).count();
+  return std::chrono::duration_cast<std::chrono::microseconds>(t - origin).count();
 }
 
 }  // namespace
