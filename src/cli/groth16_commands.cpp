@@ -24,6 +24,11 @@
 #include "groth16/files.hpp"
 #include "util/error.hpp"
 
+#if defined(CUZK_WITH_CUDA)
+#include "gpu/device_info.hpp"
+#include "gpu/prover/file_prover.hpp"
+#endif
+
 namespace cuzk::cli {
 namespace {
 
@@ -66,9 +71,33 @@ nlohmann::ordered_json timings_json(const groth16::ProveFilesResult& r) {
           {"msm_b2_ms", t.msm_b2_ms},
           {params ? "msm_l_ms" : "msm_c_ms", t.msm_c_ms},
           {"msm_h_ms", t.msm_h_ms},
+          {"upload_ms", t.upload_ms},
           {"epilogue_ms", t.epilogue_ms},
           {"self_verify_ms", t.self_verify_ms},
           {"total_ms", t.total_ms}};
+}
+
+// --backend: "cpu", "cuda", or "auto" (cuda when this build has it and a device is present).
+const groth16::FileProver& choose_prover(const std::string& backend) {
+  if (backend != "cpu" && backend != "cuda" && backend != "auto") {
+    CUZK_INVALID_INPUT("--backend " + backend + ": expected cpu, cuda or auto");
+  }
+  if (backend == "cpu") return groth16::cpu_file_prover();
+#if defined(CUZK_WITH_CUDA)
+  const bool gpu = gpu::device_count() > 0;
+  if (backend == "cuda" && !gpu) {
+    CUZK_THROW(ErrorKind::kNotFound,
+               "--backend cuda: no CUDA device is usable here (none present, or no driver)");
+  }
+  return gpu ? gpu::prover::gpu_file_prover() : groth16::cpu_file_prover();
+#else
+  if (backend == "cuda") {
+    CUZK_THROW(ErrorKind::kNotFound,
+               "--backend cuda: this cuzk was built without CUDA (nvcc was not found when it "
+               "was configured)");
+  }
+  return groth16::cpu_file_prover();
+#endif
 }
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
@@ -93,11 +122,14 @@ struct ProveArgs {
   // proof: "" is proof.json for a .zkey, proof.bin (192 bytes) for a .params.
   std::string key, wtns, proof, pub = "public.json", r1cs;
   bool json = false, check_key_subgroups = false;
+  std::string backend = "auto";
 };
 
 int run_prove(const ProveArgs& a) {
+  const groth16::FileProver& prover = choose_prover(a.backend);
   ProgressPrinter progress("prove");
   groth16::ProveFilesOptions options;
+  options.prover = &prover;
   if (!a.r1cs.empty()) options.r1cs = a.r1cs;
   if (a.check_key_subgroups) options.key_subgroup_check = io::SubgroupCheck::kOn;
   options.on_stage = progress.callback();
@@ -117,17 +149,17 @@ int run_prove(const ProveArgs& a) {
   if (a.json) {
     std::puts(nlohmann::ordered_json({{"curve", formats::snarkjs_curve_name(result.curve)},
                                       {"format", groth16::key_format_name(result.format)},
-                                      {"backend", "cpu"},
+                                      {"backend", prover.name()},
                                       {"proof", proof_path},
                                       {"public", a.pub},
                                       {"timings", t}})
                   .dump(2)
                   .c_str());
   } else {
-    std::fprintf(stderr, "proof written to %s, public inputs to %s (%s, %s key, cpu)\n",
+    std::fprintf(stderr, "proof written to %s, public inputs to %s (%s, %s key, %s)\n",
                  proof_path.c_str(), a.pub.c_str(),
                  std::string(formats::curve_display_name(result.curve)).c_str(),
-                 groth16::key_format_name(result.format));
+                 groth16::key_format_name(result.format), prover.name());
     print_timings(t);
   }
   return kExitOk;
@@ -243,7 +275,8 @@ int run_gen(const GenArgs& a) {
 
 // The built-in example: a synthetic circuit, a development key, a proof, and its verification,
 // in a scratch folder. What a newcomer runs first to see the whole pipeline work.
-int run_example(const std::string& curve, uint32_t constraints, const std::string& dir) {
+int run_example(const std::string& curve, uint32_t constraints, const std::string& dir,
+                const std::string& backend) {
   using Clock = std::chrono::steady_clock;
   fs::create_directories(dir);
   const fs::path d(dir);
@@ -267,6 +300,7 @@ int run_example(const std::string& curve, uint32_t constraints, const std::strin
                std::chrono::duration<double>(Clock::now() - start).count());
   ProveArgs prove{(d / "circuit.zkey").string(), gen.wtns, (d / "proof.json").string(),
                   (d / "public.json").string(), gen.r1cs};
+  prove.backend = backend;
   run_prove(prove);
   int rc = run_verify((d / "verification_key.json").string(), prove.pub, prove.proof, false);
   std::fprintf(stderr,
@@ -298,6 +332,8 @@ void add_groth16_commands(CLI::App& app, int& exit_code) {
   p->add_flag("--check-key-subgroups", prove.check_key_subgroups,
               "Check that every point of the key is in its prime-order subgroup, naming the "
               "first one that is not (slow; by default only the finished proof is checked)");
+  p->add_option("--backend", prove.backend,
+                "cuda (the GPU), cpu, or auto: the GPU when one is present (default)");
   p->add_flag("--json", prove.json, "Print the stage timings as JSON");
   p->callback([&exit_code] { exit_code = run_prove(prove); });
 
@@ -343,15 +379,18 @@ void add_groth16_commands(CLI::App& app, int& exit_code) {
   g->add_flag("--json", gen.json, "Print the counts as JSON");
   g->callback([&exit_code] { exit_code = run_gen(gen); });
 
-  static std::string example_curve = "bn254", example_dir = "cuzk-example";
+  static std::string example_curve = "bn254", example_dir = "cuzk-example", example_backend = "auto";
   static uint32_t example_constraints = 1u << 12;
   auto* e = app.add_subcommand(
       "example", "Built-in example: generate a circuit, set up a key, prove and verify");
   e->add_option("--curve", example_curve, "bn254 or bls12_381");
   e->add_option("--constraints", example_constraints, "Circuit size");
   e->add_option("--dir", example_dir, "Folder for the files");
+  e->add_option("--backend", example_backend, "cuda, cpu, or auto: the GPU when one is present");
   e->callback(
-      [&exit_code] { exit_code = run_example(example_curve, example_constraints, example_dir); });
+      [&exit_code] { exit_code = run_example(example_curve, example_constraints, example_dir,
+                                         example_backend);
+      });
 }
 
 }  // namespace cuzk::cli

@@ -15,8 +15,10 @@ int main(int argc, char** argv) {
   int exit_code = cuzk::cli::kExitOk;
   cuzk::cli::add_groth16_commands(app, exit_code);
   cuzk::cli::add_selftest_command(app, exit_code);
+#if defined(CUZK_WITH_SERVICE)
   cuzk::cli::add_serve_command(app, exit_code);
   cuzk::cli::add_engine_client_commands(app, exit_code);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,5 +1,6 @@
 // The worker loops. A GPU worker takes a partition and runs it through
-//   prepare (no lock) → stage (hold mem) → compute (hold compute) → epilogue (no lock)
+//   prepare (no lock) → stage (hold mem) → compute (hold compute until its kernels are done)
+//   → epilogue (no lock)
 // on its own stream (DESIGN.md §2.1); a CPU worker runs the whole proof on the host. Both look
 // at the job's cancel flag at every stage boundary, and every resource a partition holds (host
 // bytes, key handle, VRAM slot) is owned by a scope guard, so an abandoned partition — cancelled,
@@ -139,18 +140,19 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
     tl.staged = Clock::now();
     t.stage_ms = ms_between(tl.prepared, tl.staged);
     boundary();
-    // compute: under compute, enqueue the kernels and the download; the slot goes back with
-    // the event after them, then this worker waits for its own event only.
+    // compute: under compute, enqueue the kernels and the download and wait for this stream's
+    // own event (DESIGN.md §2.1), so that the partitions' kernels follow each other on the GPU
+    // while the other workers prepare and upload; then the slot goes back with that event.
     std::shared_ptr<Event> done;
     {
       OrderedLock::Guard compute(gpu.compute);
       tl.compute_begin = Clock::now();
       work->compute(stream);
       done = stream.record();
+      done->synchronize();
+      tl.gpu_done = Clock::now();
     }
     slot.release(done);
-    done->synchronize();
-    tl.gpu_done = Clock::now();
     t.gpu_ms = ms_between(tl.compute_begin, tl.gpu_done);
     boundary();
     output = work->finish();

@@ -50,6 +50,12 @@ formats::BellmanProof proof_to_bellman(const Proof<BellmanCurve>& proof);
 // than 1, or that fails a constraint (named by its index in .r1cs order), and, as a last
 // guard, for a finished proof that does not verify against the key's verifying key.
 // options.r1cs is ignored (the .r1cs is an argument here).
+// The checks prove_bellman makes before any arithmetic (the witness satisfies the .r1cs, the
+// key's vectors fit the circuit), for other provers of the same inputs. Throws as it does.
+void check_bellman_inputs(const formats::BellmanParams& params,
+                          const formats::R1cs<BellmanCurve>& r1cs,
+                          std::span<const bls12_381::Fr> witness);
+
 ProveResult<BellmanCurve> prove_bellman(const formats::BellmanParams& params,
                                         const formats::R1cs<BellmanCurve>& r1cs,
                                         std::span<const bls12_381::Fr> witness,

@@ -163,6 +163,12 @@ std::vector<Fr> bellman_h_scalars(const formats::R1cs<Curve>& r1cs, std::span<co
   return a;
 }
 
+void check_bellman_inputs(const formats::BellmanParams& params, const formats::R1cs<Curve>& r1cs,
+                          std::span<const Fr> witness) {
+  check_witness(r1cs, witness);
+  check_key_matches_r1cs(params, r1cs.header, wire_density(r1cs), domain_log_size(r1cs.header));
+}
+
 ProveResult<Curve> prove_bellman(const formats::BellmanParams& params,
                                  const formats::R1cs<Curve>& r1cs, std::span<const Fr> witness,
                                  const ProveOptions<Curve>& options) {
@@ -173,9 +179,8 @@ ProveResult<Curve> prove_bellman(const formats::BellmanParams& params,
   announce(options, "checking the witness against the .r1cs");
   auto start = Clock::now();
   const uint32_t log_n = domain_log_size(r1cs.header);
-  check_witness(r1cs, witness);
+  check_bellman_inputs(params, r1cs, witness);
   const WireDensity density = wire_density(r1cs);
-  check_key_matches_r1cs(params, r1cs.header, density, log_n);
   timings.witness_check_ms = milliseconds_since(start);
 
   const size_t n = size_t(1) << log_n;

@@ -124,6 +124,41 @@ KeyFormat detect_key_format(const std::filesystem::path& key_path) {
 
 namespace {
 
+class CpuFileProver final : public FileProver {
+ public:
+  const char* name() const override { return "cpu"; }
+  ProveResult<formats::Bn254> prove_zkey(const formats::Groth16Zkey<formats::Bn254>& key,
+                                         std::span<const bn254::Fr> witness,
+                                         const ProveOptions<formats::Bn254>& options) const override {
+    return prove(key, witness, options);
+  }
+  ProveResult<formats::Bls12_381> prove_zkey(
+      const formats::Groth16Zkey<formats::Bls12_381>& key,
+      std::span<const bls12_381::Fr> witness,
+      const ProveOptions<formats::Bls12_381>& options) const override {
+    return prove(key, witness, options);
+  }
+  ProveResult<BellmanCurve> prove_params(const formats::BellmanParams& params,
+                                         const formats::R1cs<BellmanCurve>& r1cs,
+                                         std::span<const bls12_381::Fr> witness,
+                                         const ProveOptions<BellmanCurve>& options) const override {
+    return prove_bellman(params, r1cs, witness, options);
+  }
+};
+
+const FileProver& prover_of(const ProveFilesOptions& options) {
+  return options.prover != nullptr ? *options.prover : cpu_file_prover();
+}
+
+}  // namespace
+
+const FileProver& cpu_file_prover() {
+  static const CpuFileProver prover;
+  return prover;
+}
+
+namespace {
+
 ProveFilesResult prove_zkey_files(const std::filesystem::path& zkey_path,
                                   const std::filesystem::path& wtns_path,
                                   const ProveFilesOptions& options) {
@@ -156,7 +191,8 @@ ProveFilesResult prove_zkey_files(const std::filesystem::path& zkey_path,
     if (options.zero_blinding) prove_options.blinding = Blinding<Curve>{Fr::zero(), Fr::zero()};
     if (r1cs) prove_options.r1cs = &*r1cs;
     prove_options.on_stage = options.on_stage;
-    const ProveResult<Curve> proved = prove(key, std::span<const Fr>(witness), prove_options);
+    const ProveResult<Curve> proved =
+        prover_of(options).prove_zkey(key, std::span<const Fr>(witness), prove_options);
     result.proof_json = snarkjs_text(proof_to_json(proved.proof));
     result.public_json =
         snarkjs_text(public_inputs_to_json<Curve>(std::span<const Fr>(proved.public_inputs)));
@@ -196,7 +232,7 @@ ProveFilesResult prove_params_files(const std::filesystem::path& params_path,
   if (options.zero_blinding) prove_options.blinding = Blinding<Curve>{Fr::zero(), Fr::zero()};
   prove_options.on_stage = options.on_stage;
   const ProveResult<Curve> proved =
-      prove_bellman(params, r1cs, std::span<const Fr>(witness), prove_options);
+      prover_of(options).prove_params(params, r1cs, std::span<const Fr>(witness), prove_options);
   const auto bytes = formats::encode_bellman_proof(proof_to_bellman(proved.proof));
   result.proof_bytes.assign(bytes.begin(), bytes.end());
   result.public_json =

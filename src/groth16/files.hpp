@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,33 @@ const char* key_format_name(KeyFormat format);
 // bellman .params (its reader then checks everything). kInvalidInput for anything else.
 KeyFormat detect_key_format(const std::filesystem::path& key_path);
 
+// The prover prove_files hands the decoded inputs to: the CPU provers by default; the GPU
+// prover (gpu/prover/file_prover.hpp) implements the same three calls. Each proves one witness
+// with `options` (blinding, .r1cs check, progress) and returns a verified proof, or throws as
+// prove() and prove_bellman() do.
+class FileProver {
+ public:
+  virtual ~FileProver() = default;
+  virtual const char* name() const = 0;  // "cpu", "cuda"
+  virtual ProveResult<formats::Bn254> prove_zkey(
+      const formats::Groth16Zkey<formats::Bn254>& key, std::span<const bn254::Fr> witness,
+      const ProveOptions<formats::Bn254>& options) const = 0;
+  virtual ProveResult<formats::Bls12_381> prove_zkey(
+      const formats::Groth16Zkey<formats::Bls12_381>& key,
+      std::span<const bls12_381::Fr> witness,
+      const ProveOptions<formats::Bls12_381>& options) const = 0;
+  virtual ProveResult<BellmanCurve> prove_params(const formats::BellmanParams& params,
+                                                 const formats::R1cs<BellmanCurve>& r1cs,
+                                                 std::span<const bls12_381::Fr> witness,
+                                                 const ProveOptions<BellmanCurve>& options) const = 0;
+};
+
+// groth16::prove and groth16::prove_bellman.
+const FileProver& cpu_file_prover();
+
 struct ProveFilesOptions {
+  // Who proves (not owned; null: cpu_file_prover()).
+  const FileProver* prover = nullptr;
   // An .r1cs of the key's circuit: the witness is checked against it constraint by constraint
   // first, so a bad witness is reported with the failing constraint's number. Required for a
   // .params key, which holds no constraint matrices.

@@ -224,6 +224,21 @@ std::vector<typename Curve::Fr> snarkjs_h_scalars(const formats::Groth16Zkey<Cur
 }
 
 template <class Curve>
+void check_prove_inputs(const formats::Groth16Zkey<Curve>& key,
+                        std::span<const typename Curve::Fr> witness,
+                        const ProveOptions<Curve>& options) {
+  check_witness(key, witness);
+  if (options.r1cs != nullptr) {
+    check_r1cs_matches_key(*options.r1cs, key);
+    if (const auto row = first_unsatisfied_constraint(*options.r1cs, witness)) {
+      CUZK_INVALID_INPUT("the witness does not satisfy the circuit: constraint " +
+                         std::to_string(*row) + " (counting from 0, in .r1cs order) fails, " +
+                         "(A·w)·(B·w) ≠ C·w");
+    }
+  }
+}
+
+template <class Curve>
 ProveResult<Curve> prove(const formats::Groth16Zkey<Curve>& key,
                          std::span<const typename Curve::Fr> witness,
                          const ProveOptions<Curve>& options) {
@@ -236,15 +251,7 @@ ProveResult<Curve> prove(const formats::Groth16Zkey<Curve>& key,
 
   announce(options, "checking the witness");
   auto start = Clock::now();
-  check_witness(key, witness);
-  if (options.r1cs != nullptr) {
-    check_r1cs_matches_key(*options.r1cs, key);
-    if (const auto row = first_unsatisfied_constraint(*options.r1cs, witness)) {
-      CUZK_INVALID_INPUT("the witness does not satisfy the circuit: constraint " +
-                         std::to_string(*row) + " (counting from 0, in .r1cs order) fails, " +
-                         "(A·w)·(B·w) ≠ C·w");
-    }
-  }
+  check_prove_inputs(key, witness, options);
   timings.witness_check_ms = milliseconds_since(start);
 
   const size_t n = key.header.domain_size;
@@ -293,6 +300,9 @@ ProveResult<Curve> prove(const formats::Groth16Zkey<Curve>& key,
   template ProveResult<Curve> prove<Curve>(const formats::Groth16Zkey<Curve>&,  \
                                            std::span<const typename Curve::Fr>, \
                                            const ProveOptions<Curve>&);         \
+  template void check_prove_inputs<Curve>(const formats::Groth16Zkey<Curve>&,  \
+                                          std::span<const typename Curve::Fr>, \
+                                          const ProveOptions<Curve>&);         \
   template std::optional<uint32_t> first_unsatisfied_constraint<Curve>(         \
       const formats::R1cs<Curve>&, std::span<const typename Curve::Fr>);        \
   template std::vector<typename Curve::Fr> snarkjs_h_scalars<Curve>(            \

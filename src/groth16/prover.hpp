@@ -50,6 +50,7 @@ struct ProveTimings {
   double h_ms = 0;              // odd-coset NTTs and the H scalars
   // msm_c_ms is the query of the private wires: C in a .zkey, L in a bellman .params.
   double msm_a_ms = 0, msm_b1_ms = 0, msm_b2_ms = 0, msm_c_ms = 0, msm_h_ms = 0;
+  double upload_ms = 0;       // GPU: the circuit, key and witness into VRAM (0 on the CPU)
   double epilogue_ms = 0;     // blinding, affine conversion
   double self_verify_ms = 0;  // the proof against the key's verifying key
   double total_ms = 0;
@@ -70,6 +71,14 @@ template <class Curve>
 ProveResult<Curve> prove(const formats::Groth16Zkey<Curve>& key,
                          std::span<const typename Curve::Fr> witness,
                          const ProveOptions<Curve>& options = {});
+
+// The checks prove() makes before any arithmetic (witness length and constant wire; with
+// options.r1cs, that the .r1cs belongs to the key and the witness satisfies it), for other
+// provers of the same inputs (the GPU prover). Throws as prove() does.
+template <class Curve>
+void check_prove_inputs(const formats::Groth16Zkey<Curve>& key,
+                        std::span<const typename Curve::Fr> witness,
+                        const ProveOptions<Curve>& options);
 
 // The first constraint i (in file order) with (A_i·w)·(B_i·w) ≠ C_i·w, or nullopt when the
 // witness satisfies them all. The witness must have r1cs.header.n_wires values

@@ -61,6 +61,37 @@ uint32_t snarkjs_domain_log_size(uint32_t n_constraints, uint32_t n_public) {
 }
 
 template <class Curve>
+std::vector<formats::ZkeyCoefficient<typename Curve::Fr>> zkey_coefficients(
+    const formats::R1cs<Curve>& r1cs) {
+  using Fr = typename Curve::Fr;
+  const uint32_t n_constraints = r1cs.header.n_constraints;
+  const uint32_t n_public = r1cs.header.n_public();
+  // zkey_new.js processConstraints, value c·R² mod r. As an Fr, c·R² is the Montgomery form of
+  // c·R: the product of c and the element R.
+  const Fr r_element = Fr::from_int(Fr::kR);
+  size_t terms = 0;
+  for (size_t row = 0; row < n_constraints; ++row) {
+    terms += r1cs.a.row_columns(row).size() + r1cs.b.row_columns(row).size();
+  }
+  std::vector<formats::ZkeyCoefficient<Fr>> coefficients;
+  coefficients.reserve(terms + n_public + 1);
+  for (uint32_t row = 0; row < n_constraints; ++row) {
+    for (uint32_t matrix = 0; matrix < 2; ++matrix) {
+      const formats::SparseMatrix<Fr>& m = matrix == 0 ? r1cs.a : r1cs.b;
+      const auto columns = m.row_columns(row);
+      const auto values = m.row_values(row);
+      for (size_t t = 0; t < columns.size(); ++t) {
+        coefficients.push_back({matrix, row, columns[t], values[t] * r_element});
+      }
+    }
+  }
+  for (uint32_t j = 0; j <= n_public; ++j) {
+    coefficients.push_back({0, n_constraints + j, j, r_element});
+  }
+  return coefficients;
+}
+
+template <class Curve>
 formats::Groth16Zkey<Curve> setup(const formats::R1cs<Curve>& r1cs,
                                   const ToxicWaste<Curve>& waste) {
   using Fr = typename Curve::Fr;
@@ -171,27 +202,7 @@ formats::Groth16Zkey<Curve> setup(const formats::R1cs<Curve>& r1cs,
   key.b2.resize(n_vars);
   fixed_base_mul(g2, std::span<const Fr>(v), std::span(key.b2));
 
-  // Section 4: zkey_new.js processConstraints, value c·R² mod r. As an Fr, c·R² is the
-  // Montgomery form of c·R: the product of c and the element R.
-  const Fr r_element = Fr::from_int(Fr::kR);
-  size_t terms = 0;
-  for (size_t row = 0; row < n_constraints; ++row) {
-    terms += r1cs.a.row_columns(row).size() + r1cs.b.row_columns(row).size();
-  }
-  key.coefficients.reserve(terms + n_public + 1);
-  for (uint32_t row = 0; row < n_constraints; ++row) {
-    for (uint32_t matrix = 0; matrix < 2; ++matrix) {
-      const formats::SparseMatrix<Fr>& m = matrix == 0 ? r1cs.a : r1cs.b;
-      const auto columns = m.row_columns(row);
-      const auto values = m.row_values(row);
-      for (size_t t = 0; t < columns.size(); ++t) {
-        key.coefficients.push_back({matrix, row, columns[t], values[t] * r_element});
-      }
-    }
-  }
-  for (uint32_t j = 0; j <= n_public; ++j) {
-    key.coefficients.push_back({0, n_constraints + j, j, r_element});
-  }
+  key.coefficients = zkey_coefficients(r1cs);
   // Section 10 as zkey_new.js writes it (circuit hash, no contributions), with a zero hash:
   // the hash covers points derived from a powers-of-tau file, which this setup has none of.
   key.mpc_params = formats::fresh_mpc_params(std::array<uint8_t, 64>{});
@@ -207,7 +218,9 @@ formats::Groth16Zkey<Curve> setup(const formats::R1cs<Curve>& r1cs) {
 #define CUZK_GROTH16_SETUP_FOR_CURVE(Curve)                                      \
   template formats::Groth16Zkey<Curve> setup<Curve>(const formats::R1cs<Curve>&, \
                                                     const ToxicWaste<Curve>&);   \
-  template formats::Groth16Zkey<Curve> setup<Curve>(const formats::R1cs<Curve>&);
+  template formats::Groth16Zkey<Curve> setup<Curve>(const formats::R1cs<Curve>&);   \
+  template std::vector<formats::ZkeyCoefficient<typename Curve::Fr>>             \
+  zkey_coefficients<Curve>(const formats::R1cs<Curve>&);
 
 CUZK_GROTH16_SETUP_FOR_CURVE(formats::Bn254)
 CUZK_GROTH16_SETUP_FOR_CURVE(formats::Bls12_381)

@@ -40,6 +40,12 @@ namespace cuzk::groth16 {
 // log2 of the domain snarkjs picks for a circuit: max(1, bit_width(nConstraints + nPublic)).
 uint32_t snarkjs_domain_log_size(uint32_t n_constraints, uint32_t n_public);
 
+// Section 4 of the circuit's .zkey: A and B in .r1cs order, then the binding rows
+// (row nConstraints + j: A = wire j, for j = 0..nPublic), values c·R² as snarkjs writes them.
+template <class Curve>
+std::vector<formats::ZkeyCoefficient<typename Curve::Fr>> zkey_coefficients(
+    const formats::R1cs<Curve>& r1cs);
+
 // Throws cuzk::Error (kInvalidInput) when the circuit needs a domain larger than the scalar
 // field's 2-adicity allows, has fewer wires than public signals + 1, or the toxic waste is
 // degenerate (α, β, γ or δ zero; τ on the domain or on its odd coset).

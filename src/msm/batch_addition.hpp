@@ -27,7 +27,9 @@
 #include <tbb/parallel_for.h>
 
 #include "ec/affine.hpp"
+#include "ec/affine_addition.hpp"
 #include "ec/jacobian.hpp"
+#include "msm/batch_inversion.hpp"
 #include "msm/tuning.hpp"
 #include "util/error.hpp"
 
@@ -39,68 +41,26 @@ constexpr size_t selection_words(size_t n) { return (n + 63) / 64; }
 
 namespace detail {
 
-// Replaces every values[i] (all non-zero) by its inverse with one field inversion
-// (Montgomery's trick): prefix products forward (1M each), then unwinding (2M each).
-// `prefix` is scratch of the same length.
-template <class Field>
-void batch_invert_nonzero(std::span<Field> values, std::span<Field> prefix) {
-  Field acc = Field::one();
-  for (size_t i = 0; i < values.size(); ++i) {
-    prefix[i] = acc;  // v_0 ··· v_(i−1)
-    acc *= values[i];
-  }
-  Field inv = acc.inverse();  // (v_0 ··· v_i)⁻¹ at step i of the loop below
-  for (size_t i = values.size(); i-- > 0;) {
-    const Field value_inv = inv * prefix[i];
-    inv *= values[i];
-    values[i] = value_inv;
-  }
-}
-
 // Σ points, consuming them (the vector is the working storage of the rounds). No point may be
-// at infinity.
-//
-// Affine addition on y² = x³ + b: with λ = (y2 − y1)/(x2 − x1), or λ = 3x1²/(2y1) when the
-// points are equal, x3 = λ² − x1 − x2 and y3 = λ(x1 − x3) − y1 (the chord or tangent through
-// both meets the curve a third time at (x3, −y3)). Equal x and opposite y sum to infinity and
-// the pair drops out. 2y1 ≠ 0 always: none of the four groups' curves has a point of order 2
-// (their group orders are odd).
+// at infinity. Each round adds the points in pairs with one batch inversion
+// (ec/affine_addition.hpp); a pair of opposite points drops out.
 template <class Curve>
 ec::Jacobian<Curve> batch_affine_sum(std::vector<ec::Affine<Curve>>& points) {
   using Field = typename Curve::Base;
   using AffinePoint = ec::Affine<Curve>;
-  std::vector<Field> inverses, scratch;
+  std::vector<Field> denominators;
+  BatchInverter<Field> inverter;
   while (points.size() >= 2 * kMinBatchAffinePairs) {
     const size_t pairs = points.size() / 2;
-    inverses.resize(pairs);
-    scratch.resize(pairs);
+    denominators.resize(pairs);
     for (size_t j = 0; j < pairs; ++j) {
-      const AffinePoint& a = points[2 * j];
-      const AffinePoint& b = points[2 * j + 1];
-      if (a.x != b.x) {
-        inverses[j] = b.x - a.x;
-      } else if (a.y == b.y) {
-        inverses[j] = a.y.dbl();
-      } else {
-        inverses[j] = Field::one();  // the pair cancels; any non-zero value keeps the batch valid
-      }
+      denominators[j] = ec::affine_sum_denominator(points[2 * j], points[2 * j + 1]);
     }
-    batch_invert_nonzero<Field>(inverses, scratch);
+    inverter.invert(denominators);
     size_t out = 0;  // out ≤ j: the sums overwrite pairs already read
     for (size_t j = 0; j < pairs; ++j) {
-      const AffinePoint a = points[2 * j];
-      const AffinePoint b = points[2 * j + 1];
-      Field lambda;
-      if (a.x != b.x) {
-        lambda = (b.y - a.y) * inverses[j];
-      } else if (a.y == b.y) {
-        const Field x_sq = a.x.sqr();
-        lambda = (x_sq.dbl() + x_sq) * inverses[j];
-      } else {
-        continue;
-      }
-      const Field x3 = lambda.sqr() - a.x - b.x;
-      points[out++] = {x3, lambda * (a.x - x3) - a.y};
+      const AffinePoint sum = ec::affine_sum(points[2 * j], points[2 * j + 1], denominators[j]);
+      if (!sum.is_infinity()) points[out++] = sum;
     }
     if (points.size() % 2 == 1) points[out++] = points.back();
     points.resize(out);

@@ -3,10 +3,17 @@
 // is checked against, and the fallback with no GPU.
 //
 // Method. Each scalar is cut into W signed c-bit digits (signed_digits.hpp). For window w the
-// bases are dropped into 2^(c−1) buckets by |digit| (negated when the digit is negative) with
-// mixed additions in XYZZ coordinates; the buckets B_1..B_m combine as Σ j·B_j by running sums
-// (R_j = B_m + ... + B_j, S = Σ R_j: 2m additions); the window sums S_w combine by Horner's
-// rule, c doublings between windows, in Jacobian coordinates (dbl 2M + 5S).
+// bases are dropped into 2^(c−1) buckets by |digit| (negated when the digit is negative); the
+// buckets B_1..B_m combine as Σ j·B_j by running sums (R_j = B_m + ... + B_j, S = Σ R_j: 2m
+// additions); the window sums S_w combine by Horner's rule, c doublings between windows, in
+// Jacobian coordinates (dbl 2M + 5S).
+//
+// Bucket accumulation, the bulk of the work (W·n additions against W·2^c for the rest):
+//   batch-affine (affine_buckets.hpp), for windows of kBatchAffineMinWindowBits and more:
+//     affine buckets, slopes inverted a batch at a time; 5M + 1S per addition;
+//   XYZZ, for narrower windows, where the buckets are too few to fill a batch of independent
+//     additions: mixed additions into XYZZ buckets, 8M + 2S.
+// The choice and the batch size come from tuning.hpp; PippengerOptions can force either.
 //
 // Parallelism: tiles of (window, chunk of points), run with oneTBB; each tile writes its sum to
 // its own slot and the slots are added in a fixed order, so the result (its coordinates, not
@@ -30,6 +37,7 @@
 #include "ec/jacobian.hpp"
 #include "ec/xyzz.hpp"
 #include "ff/bigint.hpp"
+#include "msm/affine_buckets.hpp"
 #include "msm/signed_digits.hpp"
 #include "msm/tuning.hpp"
 #include "util/error.hpp"
@@ -40,17 +48,27 @@ namespace cuzk::msm {
 template <class Curve>
 using ScalarInt = typename Curve::Scalar::Int;
 
+// How the buckets are filled (see the top of this file).
+enum class BucketAccumulation {
+  kAuto,         // batch-affine for windows of kBatchAffineMinWindowBits bits and more
+  kXyzz,         // mixed additions into XYZZ buckets
+  kBatchAffine,  // batch-affine at any width
+};
+
 struct PippengerOptions {
   unsigned window_bits = 0;     // 1..kMaxWindowBits; 0: window_bits_for(n)
   size_t points_per_chunk = 0;  // 0: from n and the window (tuning.hpp)
+  BucketAccumulation accumulation = BucketAccumulation::kAuto;
+  size_t batch_size = 0;  // batch-affine additions per batch; 0: batch_affine_size(c)
 };
 
-// How one MSM is cut into tiles.
+// How one MSM is cut into tiles, and how each tile fills its buckets.
 struct PippengerPlan {
   unsigned window_bits;
   unsigned windows;
   size_t chunk_points;
   size_t chunks;
+  size_t batch_size;  // 0: XYZZ buckets; else batch-affine with batches of this many additions
 };
 
 template <class Curve>
@@ -73,15 +91,20 @@ PippengerPlan plan_pippenger(size_t n, const PippengerOptions& options) {
   }
   const size_t chunk_points = n == 0 ? 0 : (n + chunks - 1) / chunks;
   if (chunk_points != 0) chunks = (n + chunk_points - 1) / chunk_points;
-  return {c, windows, chunk_points, chunks};
+  const bool batch_affine =
+      options.accumulation == BucketAccumulation::kBatchAffine ||
+      (options.accumulation == BucketAccumulation::kAuto && c >= kBatchAffineMinWindowBits);
+  const size_t batch_size =
+      !batch_affine ? 0 : options.batch_size != 0 ? options.batch_size : batch_affine_size(c);
+  return {c, windows, chunk_points, chunks, batch_size};
 }
 
 namespace detail {
 
-// Σ d_w(k_i)·P_i over i in [begin, end) for one window w: bucket accumulation and the
+// Σ d_w(k_i)·P_i over i in [begin, end) for one window w: XYZZ bucket accumulation and the
 // running-sum reduction.
 template <class Curve>
-ec::Xyzz<Curve> window_tile(std::span<const ec::Affine<Curve>> bases,
+ec::Xyzz<Curve> window_tile_xyzz(std::span<const ec::Affine<Curve>> bases,
                             std::span<const ScalarInt<Curve>> scalars, unsigned c, unsigned w,
                             size_t begin, size_t end) {
   using Xyzz = ec::Xyzz<Curve>;
@@ -105,6 +128,23 @@ ec::Xyzz<Curve> window_tile(std::span<const ec::Affine<Curve>> bases,
   return sum;
 }
 
+// The same with batch-affine accumulation (affine_buckets.hpp).
+template <class Curve>
+ec::Xyzz<Curve> window_tile_batch_affine(std::span<const ec::Affine<Curve>> bases,
+                                         std::span<const ScalarInt<Curve>> scalars, unsigned c,
+                                         unsigned w, size_t begin, size_t end,
+                                         size_t batch_size) {
+  AffineBuckets<Curve> buckets(size_t(1) << (c - 1), batch_size,
+                               std::min(batch_size, kMinBatchAffinePairs));
+  for (size_t i = begin; i < end; ++i) {
+    const int64_t digit = signed_digit(scalars[i], c, w);
+    if (digit == 0 || bases[i].is_infinity()) continue;
+    buckets.add(size_t(digit > 0 ? digit - 1 : -digit - 1), bases[i], digit < 0);
+  }
+  buckets.finish();
+  return buckets.weighted_sum();
+}
+
 // The MSM proper, for scalars already known to be canonical and of the bases' length.
 template <class Curve>
 ec::Jacobian<Curve> pippenger_canonical(std::span<const ec::Affine<Curve>> bases,
@@ -124,7 +164,10 @@ ec::Jacobian<Curve> pippenger_canonical(std::span<const ec::Affine<Curve>> bases
       const unsigned w = unsigned(t / plan.chunks);
       const size_t begin = (t % plan.chunks) * plan.chunk_points;
       const size_t end = std::min(n, begin + plan.chunk_points);
-      tile_sums[t] = window_tile<Curve>(bases, scalars, plan.window_bits, w, begin, end);
+      tile_sums[t] = plan.batch_size == 0
+                         ? window_tile_xyzz<Curve>(bases, scalars, plan.window_bits, w, begin, end)
+                         : window_tile_batch_affine<Curve>(bases, scalars, plan.window_bits, w,
+                                                           begin, end, plan.batch_size);
     }
   };
   if (n < kMinParallelPoints) {

@@ -84,4 +84,16 @@ inline constexpr size_t kMinParallelPoints = 128;
 inline constexpr size_t kSumChunkPoints = size_t(1) << 14;
 inline constexpr size_t kMinBatchAffinePairs = 40;
 
+// Batch-affine bucket accumulation (affine_buckets.hpp): from this window width on, and with
+// batches of batch_affine_size(c) additions. A batch holds each bucket at most once, so it must
+// stay a fraction of the 2^(c−1) buckets, or points would mostly wait in the queue; and it must
+// be long enough that its one inversion (about 300 multiplications with binary Euclid) is a
+// small share of it.
+inline constexpr unsigned kBatchAffineMinWindowBits = 9;
+inline constexpr size_t kMaxBatchAffineSize = 1024;
+constexpr size_t batch_affine_size(unsigned c) {
+  const size_t quarter_of_buckets = c >= 3 ? size_t(1) << (c - 3) : 1;
+  return quarter_of_buckets < kMaxBatchAffineSize ? quarter_of_buckets : kMaxBatchAffineSize;
+}
+
 }  // namespace cuzk::msm

@@ -256,8 +256,8 @@ DaemonConfig load_config(const std::filesystem::path& path) {
 }
 
 void validate(const DaemonConfig& c) {
-  if (c.backend != "cpu" && c.backend != "sim") {
-    CUZK_INVALID_INPUT("backend '" + c.backend + "': use cpu or sim (cuda is not built yet)");
+  if (c.backend != "cpu" && c.backend != "sim" && c.backend != "cuda" && c.backend != "auto") {
+    CUZK_INVALID_INPUT("backend '" + c.backend + "': use cuda, cpu, auto or sim");
   }
   if (c.socket.empty() && c.tcp_address.empty()) {
     CUZK_INVALID_INPUT("neither a unix socket nor a TCP address to listen on");

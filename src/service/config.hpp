@@ -32,14 +32,15 @@ struct DaemonConfig {
   double drain_timeout_s = 60;   // SIGTERM: finish accepted jobs this long, then cancel
 
   // [engine]
-  std::string backend = "cpu";  // cpu | sim
+  // cuda | cpu | auto (cuda where this build has it and a GPU is present, else cpu) | sim
+  std::string backend = "auto";
   engine::EngineOptions engine;
 
   // [keys]
   std::filesystem::path key_directory;  // every *.zkey in it, id = the file name's stem
   std::map<std::string, std::filesystem::path> key_files;  // [keys.files] id = "path"
   std::vector<std::string> preload;
-  bool check_key_subgroups = true;  // cpu: subgroup checks of every key point when loading
+  bool check_key_subgroups = true;  // cpu, cuda: subgroup checks of every key point when loading
 
   // [sim]: the GPU test double (src/engine/sim_backend.hpp) and its keys' sizes
   engine::SimOptions sim;

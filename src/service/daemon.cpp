@@ -1,11 +1,17 @@
 #include "service/daemon.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 
 #include "cuzk/v1/proving_engine.pb.h"
 #include "engine/cpu_backend.hpp"
 #include "engine/sim_backend.hpp"
+#if defined(CUZK_WITH_CUDA_BACKEND)
+#include "engine/cuda_backend.hpp"
+#include "gpu/device_info.hpp"
+#endif
 #include "service/convert.hpp"
 #include "service/log.hpp"
 
@@ -27,9 +33,17 @@ uint64_t mem_total_bytes() {
 }
 
 // Key budgets when the config names none: the cpu backend keeps keys in host memory (half of
-// it); the sim backend's keys are models that occupy nothing real.
-std::map<engine::KeyTier, uint64_t> default_budgets(const std::string& backend) {
-  if (backend == "cpu") return {{engine::KeyTier::kPinned, mem_total_bytes() / 2}};
+// it); the cuda backend in VRAM (half of the smallest GPU's memory on each GPU; the rest is
+// the partition arena); the sim backend's keys are models that occupy nothing real.
+std::map<engine::KeyTier, uint64_t> default_budgets(const engine::Backend& backend) {
+  if (backend.name() == "cpu") return {{engine::KeyTier::kPinned, mem_total_bytes() / 2}};
+  if (backend.name() == "cuda") {
+    uint64_t smallest = UINT64_MAX;
+    for (int d = 0; d < backend.device_count(); ++d) {
+      smallest = std::min(smallest, backend.describe(d).vram_bytes);
+    }
+    return {{engine::KeyTier::kVram, smallest / 2}};
+  }
   return {{engine::KeyTier::kPinned, uint64_t(64) << 30},
           {engine::KeyTier::kMmap, uint64_t(1) << 40}};
 }
@@ -58,6 +72,27 @@ void register_keys(engine::Engine& engine, const DaemonConfig& c) {
   }
 }
 
+// cuda, cpu, sim, or auto: cuda where this build has it and a GPU is present.
+std::unique_ptr<engine::Backend> make_backend(const DaemonConfig& config) {
+  if (config.backend == "sim") return engine::SimBackend::create(config.sim);
+#if defined(CUZK_WITH_CUDA_BACKEND)
+  if (config.backend == "cuda" || (config.backend == "auto" && gpu::device_count() > 0)) {
+    engine::CudaOptions cuda;
+    cuda.check_key_subgroups = config.check_key_subgroups;
+    return engine::CudaBackend::create(cuda);
+  }
+#else
+  if (config.backend == "cuda") {
+    CUZK_THROW(ErrorKind::kNotFound,
+               "backend cuda: this cuzk was built without CUDA (nvcc was not found when it was "
+               "configured)");
+  }
+#endif
+  engine::CpuOptions cpu;
+  cpu.check_key_subgroups = config.check_key_subgroups;
+  return engine::CpuBackend::create(cpu);
+}
+
 }  // namespace
 
 Daemon::Daemon(const DaemonConfig& config) : config_(config) {}
@@ -67,15 +102,9 @@ std::unique_ptr<Daemon> Daemon::start(const DaemonConfig& config) {
   set_log_level(parse_log_level(config.log_level));
   std::unique_ptr<Daemon> d(new Daemon(config));
   engine::EngineOptions options = config.engine;
-  if (options.keys.budgets.empty()) options.keys.budgets = default_budgets(config.backend);
-  std::unique_ptr<engine::Backend> backend;
-  if (config.backend == "cpu") {
-    engine::CpuOptions cpu;
-    cpu.check_key_subgroups = config.check_key_subgroups;
-    backend = engine::CpuBackend::create(cpu);
-  } else {
-    backend = engine::SimBackend::create(config.sim);
-  }
+  std::unique_ptr<engine::Backend> backend = make_backend(config);
+  if (options.keys.budgets.empty()) options.keys.budgets = default_budgets(*backend);
+  log_info("backend").kv("name", backend->name()).kv("gpus", backend->device_count());
   d->engine_ = engine::Engine::create(options, std::move(backend));
   register_keys(*d->engine_, config);
   for (const auto& id : config.preload) {

@@ -1,5 +1,5 @@
 #pragma once
-// The daemon behind `cuzk serve`: from a DaemonConfig it makes the backend (cpu or sim) and
+// The daemon behind `cuzk serve`: from a DaemonConfig it makes the backend (cuda, cpu or sim) and
 // the Engine, registers the keys (a key directory's *.zkey, [keys.files], [sim.keys]),
 // preloads the ones asked for, and starts the gRPC server, the HTTP /metrics + /status
 // responder and the timeline writer. stop() is the drain of SIGTERM:

@@ -47,7 +47,7 @@ TYPED_TEST(GpuProveTest, ProofEqualsCpuProof) {
     const auto device_circuit = DeviceCircuit<Fr>::upload(host_circuit_from_zkey(key));
     const auto device_key = DeviceProvingKey<Curve>::upload(key);
     const ntt::DeviceDomain<Fr> domain(key.header.log_domain_size(), ntt::Convention::kSnarkjs);
-    auto buffers = PartitionBuffers<Curve>::allocate(device_circuit);
+    auto buffers = PartitionBuffers<Curve>::allocate(partition_shape(device_circuit));
     PinnedWitness<Fr> witness(circuit.witness.size());
     witness.assign_montgomery(circuit.witness);
     Stream stream;
@@ -108,7 +108,7 @@ TEST(GpuProveBellmanTest, ProofEqualsCpuProof) {
     const auto device_key = DeviceProvingKey<Curve>::upload(params);
     const ntt::DeviceDomain<Fr> domain(unsigned(std::countr_zero(host.domain_size)),
                                        ntt::Convention::kBellman);
-    auto buffers = PartitionBuffers<Curve>::allocate(device_circuit);
+    auto buffers = PartitionBuffers<Curve>::allocate(partition_shape(device_circuit));
     PinnedWitness<Fr> witness(circuit.witness.size());
     witness.assign_montgomery(circuit.witness);
     Stream stream;

@@ -9,24 +9,16 @@
 // epilogue), wall time per partition, and VRAM: circuit, key, partition buffers and the
 // device's peak use (total − free, sampled after the runs).
 //
-// THE KEY IS NOT A REAL KEY: a development setup at 2^24 takes minutes on the CPU, so the
-// queries are random multiples of the generators (fixed-base on the CPU), a pool of at most
-// 2^18 distinct points per query tiled to the full length. MSM cost does not depend on which
-// points are used, but the proofs do not verify: self-verification is off here, and
-// correctness is covered by tests/gpu/prover_prove_test.cu (GPU proof = CPU proof, byte for
-// byte). The JSON says so ("key": "random points, proofs not verified").
-//
-// The commit and date in the JSON come from CUZK_BENCH_COMMIT and CUZK_BENCH_DATE, or
-// "unknown" and today's UTC date.
+// THE KEY IS NOT A REAL KEY (bench_support.hpp): its points are random, so the proofs do not
+// verify: self-verification is off here, and correctness is covered by
+// tests/gpu/prover_prove_test.cu (GPU proof = CPU proof, byte for byte). The JSON says so
+// ("key": "random points, proofs not verified").
 
 #include <cuda_runtime_api.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <random>
 #include <string>
@@ -34,17 +26,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_support.hpp"
 #include "circuits/synthetic.hpp"
-#include "ec/scalar_mul.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/ntt/ntt.hpp"
 #include "gpu/prover/prover.hpp"
-#include "groth16/fixed_base.hpp"
 #include "util/error.hpp"
 
 namespace {
 
 using namespace cuzk;
+using bench::median;
+using bench::peak_rss_bytes;
 using Clock = std::chrono::steady_clock;
 
 struct Options {
@@ -76,55 +69,13 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-std::string env_or(const char* name, std::string fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
-}
-
-std::string today_utc() {
-  const std::time_t now = std::time(nullptr);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
-  return buf;
-}
-
 double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-// `count` points: random multiples of the generator, at most kPool distinct, tiled.
-template <class PointCurve>
-std::vector<ec::Affine<PointCurve>> random_points(size_t count, std::mt19937_64& rng) {
-  using Fr = typename PointCurve::Scalar;
-  constexpr size_t kPool = size_t(1) << 18;
-  const size_t pool = std::min(count, kPool);
-  std::vector<Fr> scalars(pool);
-  for (auto& s : scalars) s = Fr::random(rng);
-  std::vector<ec::Affine<PointCurve>> points(count);
-  const groth16::FixedBaseTable<PointCurve> table(ec::Affine<PointCurve>::generator(),
-                                                  groth16::fixed_base_window_bits<Fr::kBits>(pool));
-  groth16::fixed_base_mul(table, std::span<const Fr>(scalars),
-                          std::span<ec::Affine<PointCurve>>(points.data(), pool));
-  for (size_t i = pool; i < count; ++i) points[i] = points[i % pool];
-  return points;
-}
-
-size_t peak_rss_bytes() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return size_t(usage.ru_maxrss) * 1024;  // Linux reports KiB
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 template <class Curve>
 nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs) {
   using Fr = typename Curve::Fr;
-  using G1C = groth16::G1CurveOf<Curve>;
-  using G2C = groth16::G2CurveOf<Curve>;
   std::mt19937_64 rng(log_n);
   const uint32_t public_inputs = 1;
   const uint32_t n = uint32_t(1) << log_n;
@@ -142,32 +93,14 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs)
   std::printf("2^%u: circuit generated in %.0f ms\n", log_n, ms_since(t));
 
   t = Clock::now();
-  formats::Groth16Zkey<Curve> key;
-  const uint32_t n_vars = circuit.r1cs.header.n_wires;
-  key.header.n_vars = n_vars;
-  key.header.n_public = circuit.r1cs.header.n_public();
-  key.header.domain_size = host.domain_size;
-  const auto g1 = random_points<G1C>(5, rng);
-  const auto g2 = random_points<G2C>(4, rng);
-  key.header.alpha1 = g1[0];
-  key.header.beta1 = g1[1];
-  key.header.delta1 = g1[2];
-  key.header.beta2 = g2[0];
-  key.header.gamma2 = g2[1];
-  key.header.delta2 = g2[2];
-  key.ic = random_points<G1C>(key.header.n_public + 1, rng);
-  key.a = random_points<G1C>(n_vars, rng);
-  key.b1 = random_points<G1C>(n_vars, rng);
-  key.b2 = random_points<G2C>(n_vars, rng);
-  key.c = random_points<G1C>(n_vars - key.header.n_public - 1, rng);
-  key.h = random_points<G1C>(host.domain_size, rng);
+  const formats::Groth16Zkey<Curve> key = bench::random_zkey(circuit.r1cs, rng);
   std::printf("2^%u: random key in %.0f ms\n", log_n, ms_since(t));
 
   t = Clock::now();
   const auto device_circuit = gpu::prover::DeviceCircuit<Fr>::upload(host);
   const auto device_key = gpu::prover::DeviceProvingKey<Curve>::upload(key);
   const gpu::ntt::DeviceDomain<Fr> domain(log_n, gpu::ntt::Convention::kSnarkjs);
-  auto buffers = gpu::prover::PartitionBuffers<Curve>::allocate(device_circuit);
+  auto buffers = gpu::prover::PartitionBuffers<Curve>::allocate(gpu::prover::partition_shape(device_circuit));
   gpu::prover::PinnedWitness<Fr> witness(circuit.witness.size());
   witness.assign_montgomery(circuit.witness);
   gpu::Stream stream;
@@ -259,8 +192,8 @@ int main(int argc, char** argv) {
       std::string command = "bench_gpu_prove";
       for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
       const nlohmann::json doc = {{"device", gpu::device_info(0).name},
-                                  {"commit", env_or("CUZK_BENCH_COMMIT", "unknown")},
-                                  {"date", env_or("CUZK_BENCH_DATE", today_utc())},
+                                  {"commit", bench::bench_commit()},
+                                  {"date", bench::bench_date()},
                                   {"command", command},
                                   {"results", results}};
       std::ofstream(o.json_path) << doc.dump(1) << "\n";

@@ -39,65 +39,102 @@ size_t msm_workspace_for(size_t n_vars, size_t n_private, size_t n) {
   return std::max(bytes, msm::classified_msm_workspace_bytes<G1C>(n, config));
 }
 
-template <class Fr>
-size_t private_wires(const DeviceCircuit<Fr>& circuit) {
-  return circuit.n_vars() - circuit.n_public() - 1;
-}
+constexpr size_t kAlign = 256;
+
+size_t align_up(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
 }  // namespace
 
-template <class Curve>
-size_t PartitionBuffers<Curve>::bytes_for(const DeviceCircuit<Fr>& circuit) {
-  const size_t n = circuit.domain_size();
-  return (circuit.n_vars() + 3 * n + circuit.a_wires().size() + circuit.b_wires().size()) *
-             sizeof(Fr) +
-         circuit.synthesis_workspace_bytes() +
-         msm_workspace_for<Curve>(circuit.n_vars(), private_wires(circuit), n) +
-         4 * sizeof(groth16::G1Jacobian<Curve>) + sizeof(groth16::G2Jacobian<Curve>);
+template <class Fr>
+PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit) {
+  return {circuit.n_vars(),           circuit.n_vars() - circuit.n_public() - 1,
+          circuit.domain_size(),      circuit.a_wires().size(),
+          circuit.b_wires().size(),   circuit.synthesis_workspace_bytes()};
+}
+
+template <class Fr>
+PartitionShape partition_shape(const HostCircuit<Fr>& circuit) {
+  // DeviceCircuit::synthesis_workspace_bytes: one partial per heavy-row segment.
+  const size_t segments = circuit.a.segments.size() + circuit.b.segments.size() +
+                          (circuit.c ? circuit.c->segments.size() : 0);
+  return {circuit.n_vars,        size_t(circuit.n_vars) - circuit.n_public - 1,
+          circuit.domain_size,   circuit.a_wires.size(),
+          circuit.b_wires.size(), segments * sizeof(Fr)};
 }
 
 template <class Curve>
-PartitionBuffers<Curve> PartitionBuffers<Curve>::allocate(const DeviceCircuit<Fr>& circuit) {
-  const size_t n = circuit.domain_size();
-  PartitionBuffers b;
-  b.witness_ = DeviceBuffer<Fr>::allocate_blocking(circuit.n_vars());
-  b.a_ = DeviceBuffer<Fr>::allocate_blocking(n);
-  b.b_ = DeviceBuffer<Fr>::allocate_blocking(n);
-  b.c_ = DeviceBuffer<Fr>::allocate_blocking(n);
-  b.a_scalars_ = DeviceBuffer<Fr>::allocate_blocking(circuit.a_wires().size());
-  b.b_scalars_ = DeviceBuffer<Fr>::allocate_blocking(circuit.b_wires().size());
-  b.synthesis_workspace_ =
-      DeviceBuffer<std::byte>::allocate_blocking(circuit.synthesis_workspace_bytes());
-  b.msm_workspace_ = DeviceBuffer<std::byte>::allocate_blocking(
-      msm_workspace_for<Curve>(circuit.n_vars(), private_wires(circuit), n));
-  b.g1_results_ = DeviceBuffer<groth16::G1Jacobian<Curve>>::allocate_blocking(4);
-  b.g2_result_ = DeviceBuffer<groth16::G2Jacobian<Curve>>::allocate_blocking(1);
-  return b;
+typename PartitionBuffers<Curve>::Carving PartitionBuffers<Curve>::carve(
+    const PartitionShape& s, std::byte* base) {
+  Carving out;
+  const auto take = [&]<class T>(T*& at, size_t count) {
+    at = base == nullptr ? nullptr : reinterpret_cast<T*>(base + out.bytes);
+    out.bytes += align_up(count * sizeof(T));
+  };
+  const auto take_bytes = [&](std::span<std::byte>& at, size_t count) {
+    std::byte* p = nullptr;
+    take(p, count);
+    at = {p, p == nullptr ? 0 : count};
+  };
+  take(out.witness, s.n_vars);
+  take(out.a, s.domain);
+  take(out.b, s.domain);
+  take(out.c, s.domain);
+  take(out.a_scalars, s.a_wires);
+  take(out.b_scalars, s.b_wires);
+  take_bytes(out.synthesis_workspace, s.synthesis_workspace_bytes);
+  take_bytes(out.msm_workspace, msm_workspace_for<Curve>(s.n_vars, s.n_private, s.domain));
+  take(out.g1_results, 4);
+  take(out.g2_result, 1);
+  return out;
 }
 
 template <class Curve>
-size_t PartitionBuffers<Curve>::bytes() const {
-  return witness_.bytes() + a_.bytes() + b_.bytes() + c_.bytes() + a_scalars_.bytes() +
-         b_scalars_.bytes() + synthesis_workspace_.bytes() + msm_workspace_.bytes() +
-         g1_results_.bytes() + g2_result_.bytes();
+PartitionBuffers<Curve>::PartitionBuffers(const PartitionShape& shape)
+    : shape_(shape),
+      sums_(1),
+      marks_{Event(true), Event(true), Event(true), Event(true), Event(true),
+             Event(true), Event(true), Event(true), Event(true)} {}
+
+template <class Curve>
+size_t PartitionBuffers<Curve>::bytes_for(const PartitionShape& shape) {
+  return carve(shape, nullptr).bytes;
 }
 
 template <class Curve>
-groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circuit,
-                                  const DeviceProvingKey<Curve>& key,
-                                  const ntt::DeviceDomain<typename Curve::Fr>& domain,
-                                  const PinnedWitness<typename Curve::Fr>& witness,
-                                  PartitionBuffers<Curve>& buffers, const Stream& stream,
-                                  const GpuProveOptions<Curve>& options,
-                                  GpuStageTimes* stage_times) {
-  using Fr = typename Curve::Fr;
-  using G1C = groth16::G1CurveOf<Curve>;
-  using G2C = groth16::G2CurveOf<Curve>;
-  using G1J = groth16::G1Jacobian<Curve>;
-  using G2J = groth16::G2Jacobian<Curve>;
-  const auto call_start = Clock::now();
+PartitionBuffers<Curve> PartitionBuffers<Curve>::allocate(const PartitionShape& shape) {
+  PartitionBuffers buffers(shape);
+  buffers.block_ = DeviceBuffer<std::byte>::allocate_blocking(bytes_for(shape));
+  buffers.d_ = carve(shape, buffers.block_.data());
+  return buffers;
+}
 
-  // ---- checks: everything that can be wrong is refused before anything is enqueued ----
+template <class Curve>
+PartitionBuffers<Curve> PartitionBuffers<Curve>::unplaced(const PartitionShape& shape) {
+  return PartitionBuffers(shape);
+}
+
+template <class Curve>
+void PartitionBuffers<Curve>::place(std::span<std::byte> memory) {
+  if (block_.data() != nullptr) {
+    CUZK_INVALID_INPUT("PartitionBuffers::place: these buffers own their device memory");
+  }
+  if (memory.data() == nullptr || memory.size() < bytes()) {
+    CUZK_INVALID_INPUT("PartitionBuffers::place: " + std::to_string(memory.size()) +
+                       " bytes of device memory for a partition that needs " +
+                       std::to_string(bytes()));
+  }
+  if (reinterpret_cast<uintptr_t>(memory.data()) % kAlign != 0) {
+    CUZK_INVALID_INPUT("PartitionBuffers::place: the device memory is not 256-byte aligned");
+  }
+  d_ = carve(shape_, memory.data());
+}
+
+template <class Curve>
+void check_partition(const DeviceCircuit<typename Curve::Fr>& circuit,
+                     const DeviceProvingKey<Curve>& key,
+                     const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                     const PinnedWitness<typename Curve::Fr>& witness,
+                     const PartitionBuffers<Curve>& buffers) {
   const size_t n = circuit.domain_size();
   const size_t n_vars = circuit.n_vars();
   const size_t n_public = circuit.n_public();
@@ -125,19 +162,44 @@ groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circu
     CUZK_INVALID_INPUT("gpu prove: the witness has " + std::to_string(witness.size()) +
                        " values, but the circuit has " + std::to_string(n_vars) + " wires");
   }
-  if (buffers.witness_capacity() < n_vars || buffers.domain_capacity() != n ||
-      buffers.synthesis_workspace().size() < circuit.synthesis_workspace_bytes() ||
-      (bellman &&
-       (buffers.a_scalars_capacity() < a_count || buffers.b_scalars_capacity() < b_count))) {
-    CUZK_INVALID_INPUT("gpu prove: the partition buffers were allocated for another circuit");
+  const PartitionShape want = partition_shape(circuit);
+  const PartitionShape& have = buffers.shape();
+  if (have.n_vars != want.n_vars || have.domain != want.domain ||
+      have.n_private != want.n_private || have.a_wires != want.a_wires ||
+      have.b_wires != want.b_wires ||
+      have.synthesis_workspace_bytes != want.synthesis_workspace_bytes) {
+    CUZK_INVALID_INPUT("gpu prove: the partition buffers were made for another circuit");
   }
+  if (!buffers.placed()) {
+    CUZK_INVALID_INPUT("gpu prove: the partition buffers have no device memory (place() them)");
+  }
+}
 
-  // ---- enqueue: stage, synthesis, H, MSMs ----
-  std::array<Event, 9> marks{Event(true), Event(true), Event(true), Event(true), Event(true),
-                             Event(true), Event(true), Event(true), Event(true)};
+template <class Curve>
+void enqueue_stage(const PinnedWitness<typename Curve::Fr>& witness,
+                   PartitionBuffers<Curve>& buffers, const Stream& stream) {
+  auto& marks = buffers.marks();
   marks[0].record(stream);
-  stage_witness(witness, {buffers.witness(), nullptr, buffers.witness_capacity()}, stream);
+  stage_witness(witness, {buffers.witness(), nullptr, buffers.shape().n_vars}, stream);
   marks[1].record(stream);
+}
+
+template <class Curve>
+void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
+                     const DeviceProvingKey<Curve>& key,
+                     const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                     PartitionBuffers<Curve>& buffers, const Stream& stream) {
+  using Fr = typename Curve::Fr;
+  using G1C = groth16::G1CurveOf<Curve>;
+  using G2C = groth16::G2CurveOf<Curve>;
+  using G1J = groth16::G1Jacobian<Curve>;
+  const size_t n = circuit.domain_size();
+  const size_t n_vars = circuit.n_vars();
+  const size_t n_public = circuit.n_public();
+  const KeyFootprint& f = key.footprint();
+  const bool bellman = key.convention() == KeyConvention::kBellman;
+  const size_t a_count = f.a, b_count = f.b1, h_count = f.h;
+  auto& marks = buffers.marks();
 
   SynthesisArgs<Fr> args;
   args.stream = stream;
@@ -188,16 +250,28 @@ groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circu
   config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
   msm::msm_with_classification<G1C>({key.h(), h_count}, std::span<const Fr>(buffers.a(), h_count),
                                     g1 + 3, workspace, config);
+
+  // Into pinned memory, so that the copies are asynchronous and this returns at once.
+  groth16::MsmSums<Curve>& sums = buffers.sums();
+  CUDA_CHECK(cudaMemcpyAsync(&sums.a, g1 + 0, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaMemcpyAsync(&sums.b1, g1 + 1, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(
+      cudaMemcpyAsync(&sums.private_wires, g1 + 2, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaMemcpyAsync(&sums.h, g1 + 3, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaMemcpyAsync(&sums.b2, buffers.g2_result(), sizeof(sums.b2),
+                             cudaMemcpyDeviceToHost, stream));
   marks[8].record(stream);
+}
 
-  std::array<G1J, 4> g1_sums;
-  G2J g2_sum;
-  CUDA_CHECK(cudaMemcpyAsync(g1_sums.data(), g1, sizeof(g1_sums), cudaMemcpyDeviceToHost, stream));
-  CUDA_CHECK(cudaMemcpyAsync(&g2_sum, buffers.g2_result(), sizeof(g2_sum), cudaMemcpyDeviceToHost,
-                             stream));
-  const double enqueue_ms = ms_since(call_start);
-
-  // While the GPU works: the public inputs and the blinding (host work off the critical path).
+template <class Curve>
+groth16::ProveResult<Curve> finish_partition(const DeviceProvingKey<Curve>& key,
+                                             const PinnedWitness<typename Curve::Fr>& witness,
+                                             PartitionBuffers<Curve>& buffers,
+                                             const GpuProveOptions<Curve>& options,
+                                             GpuStageTimes* stage_times) {
+  using Fr = typename Curve::Fr;
+  const auto start = Clock::now();
+  const size_t n_public = key.constants().vk.ic.size() - 1;
   groth16::ProveResult<Curve> result;
   result.public_inputs.resize(n_public);
   for (size_t i = 0; i < n_public; ++i) {
@@ -206,16 +280,12 @@ groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circu
         witness.form() == WitnessForm::kMontgomery ? v : Fr::from_int(v.as_int());
   }
   const groth16::Blinding<Curve> blinding = groth16::choose_blinding<Curve>(options.blinding);
-  stream.synchronize();
-
-  // ---- epilogue (the CPU provers' own function) ----
-  const auto epilogue_start = Clock::now();
   const KeyConstants<Curve>& k = key.constants();
-  result.proof =
-      groth16::combine_proof<Curve>({g1_sums[0], g1_sums[1], g1_sums[2], g1_sums[3], g2_sum},
-                                    {k.alpha1, k.beta1, k.delta1, k.beta2, k.delta2}, blinding);
-  const double epilogue_ms = ms_since(epilogue_start);
+  result.proof = groth16::combine_proof<Curve>(
+      buffers.sums(), {k.alpha1, k.beta1, k.delta1, k.beta2, k.delta2}, blinding);
+  const double epilogue_ms = ms_since(start);
 
+  auto& marks = buffers.marks();
   auto& t = result.timings;
   const auto gpu_ms = [&](size_t from, size_t to) {
     return double(Event::elapsed_ms(marks[from], marks[to]));
@@ -230,9 +300,9 @@ groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circu
   t.msm_h_ms = gpu_ms(7, 8);
   t.epilogue_ms = epilogue_ms;
   if (stage_times != nullptr) {
-    *stage_times = {t.witness_check_ms, t.abc_ms,    t.h_ms,      t.msm_a_ms,
-                    t.msm_b1_ms,        t.msm_b2_ms, t.msm_c_ms,  t.msm_h_ms,
-                    gpu_ms(0, 8),       enqueue_ms,  epilogue_ms, enqueue_ms + epilogue_ms};
+    *stage_times = {t.witness_check_ms, t.abc_ms,    t.h_ms,      t.msm_a_ms, t.msm_b1_ms,
+                    t.msm_b2_ms,        t.msm_c_ms,  t.msm_h_ms,  gpu_ms(0, 8), 0,
+                    epilogue_ms,        epilogue_ms};
   }
 
   if (options.self_verify) {
@@ -244,12 +314,49 @@ groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circu
     }
     t.self_verify_ms = ms_since(verify_start);
   }
-  t.total_ms = ms_since(call_start);
+  t.total_ms = ms_since(start);
+  return result;
+}
+
+template <class Curve>
+groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circuit,
+                                  const DeviceProvingKey<Curve>& key,
+                                  const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                                  const PinnedWitness<typename Curve::Fr>& witness,
+                                  PartitionBuffers<Curve>& buffers, const Stream& stream,
+                                  const GpuProveOptions<Curve>& options,
+                                  GpuStageTimes* stage_times) {
+  const auto call_start = Clock::now();
+  check_partition(circuit, key, domain, witness, buffers);
+  enqueue_stage(witness, buffers, stream);
+  enqueue_compute(circuit, key, domain, buffers, stream);
+  const double enqueue_ms = ms_since(call_start);
+  stream.synchronize();
+  auto result = finish_partition(key, witness, buffers, options, stage_times);
+  if (stage_times != nullptr) {
+    stage_times->host_enqueue_ms = enqueue_ms;
+    stage_times->host_critical_ms = enqueue_ms + stage_times->host_epilogue_ms;
+  }
+  result.timings.total_ms = ms_since(call_start);
   return result;
 }
 
 #define CUZK_GPU_PROVER_FOR_CURVE(Curve)                                                      \
   template class PartitionBuffers<Curve>;                                                     \
+  template PartitionShape partition_shape(const DeviceCircuit<typename Curve::Fr>&);          \
+  template PartitionShape partition_shape(const HostCircuit<typename Curve::Fr>&);            \
+  template void check_partition<Curve>(                                                       \
+      const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,               \
+      const ntt::DeviceDomain<typename Curve::Fr>&, const PinnedWitness<typename Curve::Fr>&, \
+      const PartitionBuffers<Curve>&);                                                        \
+  template void enqueue_stage<Curve>(const PinnedWitness<typename Curve::Fr>&,                \
+                                     PartitionBuffers<Curve>&, const Stream&);                \
+  template void enqueue_compute<Curve>(                                                       \
+      const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,               \
+      const ntt::DeviceDomain<typename Curve::Fr>&, PartitionBuffers<Curve>&, const Stream&); \
+  template groth16::ProveResult<Curve> finish_partition<Curve>(                               \
+      const DeviceProvingKey<Curve>&, const PinnedWitness<typename Curve::Fr>&,               \
+      PartitionBuffers<Curve>&, const GpuProveOptions<Curve>&, GpuStageTimes*);               \
   template groth16::ProveResult<Curve> prove<Curve>(                                          \
       const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,               \
       const ntt::DeviceDomain<typename Curve::Fr>&, const PinnedWitness<typename Curve::Fr>&, \

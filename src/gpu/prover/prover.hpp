@@ -11,18 +11,27 @@
 //              batch addition, the rest Pippenger: gpu/msm/msm.hpp); witness scalars are read
 //              canonical, the H scalars Montgomery. A bellman key's A and B queries cover the
 //              wires of non-zero polynomials only: their scalars are gathered first
-//   epilogue   on the host, the formulas of groth16/prover.cpp (duplicated there: the CPU
-//              prover does not expose its epilogue as a function)
+//   epilogue   on the host, the CPU provers' own (groth16/epilogue.hpp)
 //   verify     optionally, the proof against the key's verifying key on the CPU (pairings,
 //              ~ms; off the GPU's critical path but on this call's)
 //
-// Memory: everything per partition lives in a PartitionBuffers (allocated once, reused for any
-// number of partitions of circuits that fit it); prove() allocates nothing on the device and
-// synchronizes only its own stream (once, before the epilogue).
+// Memory: everything per partition lives in a PartitionBuffers: device memory carved from one
+// block (its own, or a slot of the engine's VRAM arena) and a small pinned host area the MSM
+// sums are downloaded into. prove() allocates nothing on the device and synchronizes only its
+// own stream (once, before the epilogue).
 //
-// Not yet here: streamed keys, the engine's locks (the caller runs prove() under its compute
-// lock; the staging step could move before it).
+// The phases, for a caller that interleaves partitions (the engine: stage under its memory lock,
+// compute under its compute lock, finish with no lock; DESIGN.md §2.1):
+//   check_partition   everything that can be wrong, refused before anything is enqueued
+//   enqueue_stage     the witness upload                        (enqueue only)
+//   enqueue_compute   synthesis, H, the MSMs, the sums' download (enqueue only)
+//   finish_partition  once the stream reached the end of enqueue_compute's work: the epilogue
+//                     and the optional self-verification
+// prove() runs them in order.
+//
+// Not yet here: streamed keys.
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -31,51 +40,84 @@
 #include "gpu/ntt/ntt.hpp"
 #include "gpu/prover/device_circuit.hpp"
 #include "gpu/prover/device_proving_key.hpp"
+#include "gpu/prover/host_circuit.hpp"
 #include "gpu/prover/witness_staging.hpp"
 #include "gpu/stream.hpp"
+#include "groth16/epilogue.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/types.hpp"
 
 namespace cuzk::gpu::prover {
 
-// Device memory for one partition in flight.
+// The sizes one partition's buffers depend on, from the circuit on either side of its upload.
+struct PartitionShape {
+  size_t n_vars = 0, n_private = 0, domain = 0;
+  size_t a_wires = 0, b_wires = 0;  // bellman density lists (0 for a zkey source)
+  size_t synthesis_workspace_bytes = 0;
+};
+template <class Fr>
+PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit);
+template <class Fr>
+PartitionShape partition_shape(const HostCircuit<Fr>& circuit);
+
+// One partition in flight. Move-only; one partition at a time uses it.
 template <class Curve>
 class PartitionBuffers {
  public:
   using Fr = typename Curve::Fr;
+  using G1J = groth16::G1Jacobian<Curve>;
+  using G2J = groth16::G2Jacobian<Curve>;
 
-  // Bytes the buffers for this circuit take (for the memory budget, before allocating).
-  static size_t bytes_for(const DeviceCircuit<Fr>& circuit);
-  // Blocking allocation (start-up work).
-  static PartitionBuffers allocate(const DeviceCircuit<Fr>& circuit);
+  // Device bytes of a partition of this shape (sub-buffers aligned to 256 bytes).
+  static size_t bytes_for(const PartitionShape& shape);
+  // Owning: allocates its own device block (blocking allocation: start-up work).
+  static PartitionBuffers allocate(const PartitionShape& shape);
+  // Unplaced: the pinned host area and the events only (pinned allocation: start-up work); the
+  // device memory comes from place(), e.g. a slot of an arena, before each partition.
+  static PartitionBuffers unplaced(const PartitionShape& shape);
+  // Points the device buffers into `memory` (device memory of at least bytes_for(shape());
+  // kInvalidInput otherwise). Not for owning buffers.
+  void place(std::span<std::byte> memory);
 
-  size_t bytes() const;
+  const PartitionShape& shape() const { return shape_; }
+  size_t bytes() const { return bytes_for(shape_); }
+  bool placed() const { return d_.witness != nullptr; }
 
-  // The buffers, for prove() (device memory; the sizes are the circuit's).
-  Fr* witness() const { return witness_.data(); }
-  size_t witness_capacity() const { return witness_.size(); }
-  Fr* a() const { return a_.data(); }
-  Fr* b() const { return b_.data(); }
-  Fr* c() const { return c_.data(); }
-  Fr* a_scalars() const { return a_scalars_.data(); }  // bellman: the A density's values
-  Fr* b_scalars() const { return b_scalars_.data(); }  // bellman: the B density's values
-  size_t a_scalars_capacity() const { return a_scalars_.size(); }
-  size_t b_scalars_capacity() const { return b_scalars_.size(); }
-  size_t domain_capacity() const { return a_.size(); }
-  std::span<std::byte> synthesis_workspace() const {
-    return {synthesis_workspace_.data(), synthesis_workspace_.size()};
-  }
-  std::span<std::byte> msm_workspace() const {
-    return {msm_workspace_.data(), msm_workspace_.size()};
-  }
-  groth16::G1Jacobian<Curve>* g1_results() const { return g1_results_.data(); }
-  groth16::G2Jacobian<Curve>* g2_result() const { return g2_result_.data(); }
+  // The device buffers (the sizes are the shape's).
+  Fr* witness() const { return d_.witness; }
+  Fr* a() const { return d_.a; }
+  Fr* b() const { return d_.b; }
+  Fr* c() const { return d_.c; }
+  Fr* a_scalars() const { return d_.a_scalars; }  // bellman: the A density's values
+  Fr* b_scalars() const { return d_.b_scalars; }  // bellman: the B density's values
+  std::span<std::byte> synthesis_workspace() const { return d_.synthesis_workspace; }
+  std::span<std::byte> msm_workspace() const { return d_.msm_workspace; }
+  G1J* g1_results() const { return d_.g1_results; }  // A, B1, C, H
+  G2J* g2_result() const { return d_.g2_result; }    // B2
+
+  // Where each buffer lies in a block of device memory (`base` null: only the size, in `bytes`).
+  struct Carving {
+    Fr *witness = nullptr, *a = nullptr, *b = nullptr, *c = nullptr;
+    Fr *a_scalars = nullptr, *b_scalars = nullptr;
+    std::span<std::byte> synthesis_workspace, msm_workspace;
+    G1J* g1_results = nullptr;
+    G2J* g2_result = nullptr;
+    size_t bytes = 0;
+  };
+  static Carving carve(const PartitionShape& shape, std::byte* base);
+
+  // Host side: the downloaded sums (pinned) and the stage boundaries (timing events).
+  groth16::MsmSums<Curve>& sums() const { return *sums_.data(); }
+  static constexpr size_t kMarks = 9;
+  std::array<Event, kMarks>& marks() { return marks_; }
 
  private:
-  DeviceBuffer<Fr> witness_, a_, b_, c_, a_scalars_, b_scalars_;
-  DeviceBuffer<std::byte> synthesis_workspace_, msm_workspace_;
-  DeviceBuffer<groth16::G1Jacobian<Curve>> g1_results_;  // A, B1, C, H
-  DeviceBuffer<groth16::G2Jacobian<Curve>> g2_result_;   // B2
+  explicit PartitionBuffers(const PartitionShape& shape);
+  PartitionShape shape_;
+  DeviceBuffer<std::byte> block_;  // owning buffers only
+  Carving d_;
+  PinnedBuffer<groth16::MsmSums<Curve>> sums_;
+  std::array<Event, kMarks> marks_;
 };
 
 template <class Curve>
@@ -97,9 +139,39 @@ struct GpuStageTimes {
   double host_critical_ms = 0;  // enqueue + epilogue (what the host adds to a partition)
 };
 
-// The proof of one partition. The circuit, key and domain must be the same circuit's
-// (kInvalidInput on mismatched sizes; a key of another circuit gives a proof that does not
-// verify: with self_verify, kInvalidInput "the proof does not verify"). `stage_times`, when
+// Throws kInvalidInput when the circuit, key, domain, witness and buffers do not belong together
+// (mismatched sizes or conventions, unplaced buffers). A key of another circuit with matching
+// sizes is not detected here: its proof does not verify.
+template <class Curve>
+void check_partition(const DeviceCircuit<typename Curve::Fr>& circuit,
+                     const DeviceProvingKey<Curve>& key,
+                     const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                     const PinnedWitness<typename Curve::Fr>& witness,
+                     const PartitionBuffers<Curve>& buffers);
+
+// Enqueue only (no allocation, no synchronization). The pinned witness must stay untouched
+// until the stream has passed the upload; the buffers until it has passed the download.
+template <class Curve>
+void enqueue_stage(const PinnedWitness<typename Curve::Fr>& witness,
+                   PartitionBuffers<Curve>& buffers, const Stream& stream);
+template <class Curve>
+void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
+                     const DeviceProvingKey<Curve>& key,
+                     const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                     PartitionBuffers<Curve>& buffers, const Stream& stream);
+
+// After the stream finished enqueue_compute's work: the proof from the downloaded sums, the
+// public inputs from the witness, the GPU stage times from the buffers' events. With
+// self_verify, kInvalidInput "the proof does not verify" for a witness that does not satisfy
+// the circuit (or a key of another circuit).
+template <class Curve>
+groth16::ProveResult<Curve> finish_partition(const DeviceProvingKey<Curve>& key,
+                                             const PinnedWitness<typename Curve::Fr>& witness,
+                                             PartitionBuffers<Curve>& buffers,
+                                             const GpuProveOptions<Curve>& options = {},
+                                             GpuStageTimes* stage_times = nullptr);
+
+// The proof of one partition: the phases above in order, on one stream. `stage_times`, when
 // given, receives the per-stage times.
 template <class Curve>
 groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circuit,

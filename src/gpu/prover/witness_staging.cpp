@@ -37,12 +37,18 @@ void PinnedWitness<Fr>::assign_montgomery(std::span<const Fr> witness) {
 
 template <class Fr>
 void PinnedWitness<Fr>::load_wtns(const std::filesystem::path& path, size_t expected_count) {
+  formats::MappedFile file = formats::MappedFile::open(path);
+  file.advise(formats::MappedFile::Access::kSequential);
+  load_wtns_bytes(file.bytes(), file.name(), expected_count);
+}
+
+template <class Fr>
+void PinnedWitness<Fr>::load_wtns_bytes(std::span<const uint8_t> wtns, std::string_view name,
+                                        size_t expected_count) {
   using namespace formats;
   constexpr size_t kValueBytes = detail::kElementBytes<Fr>;
   static_assert(kValueBytes == sizeof(Fr), "a .wtns value is the limbs of one element");
-  MappedFile file = MappedFile::open(path);
-  file.advise(MappedFile::Access::kSequential);
-  const BinaryContainer c = BinaryContainer::parse(file.bytes(), file.name(), {"wtns", 2});
+  const BinaryContainer c = BinaryContainer::parse(wtns, name, {"wtns", 2});
   SectionReader header(c.section(1, "witness header"), c.where(1, "witness header"));
   const uint32_t n8 = header.u32("n8 (bytes per value)");
   detail::check_field_prime<CurveOfScalar<Fr>, Fr>(header.bytes(n8, "the prime r"), header.where());

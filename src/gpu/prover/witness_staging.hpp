@@ -18,8 +18,10 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string_view>
 
 #include "gpu/device_memory.hpp"
 
@@ -43,6 +45,9 @@ class PinnedWitness {
   // kInvalidInput for a malformed file, a value ≥ r, a first value other than 1, a count other
   // than expected_count (when not 0) or beyond the capacity. Values are checked on all cores.
   void load_wtns(const std::filesystem::path& path, size_t expected_count = 0);
+  // The same from the bytes of a .wtns already in memory (`name` names it in messages).
+  void load_wtns_bytes(std::span<const uint8_t> wtns, std::string_view name,
+                       size_t expected_count = 0);
 
  private:
   PinnedBuffer<Fr> buffer_;

@@ -1,0 +1,105 @@
+#pragma once
+// Pieces every GPU benchmark needs: the provenance of its JSON (commit and date from
+// CUZK_BENCH_COMMIT / CUZK_BENCH_DATE, else "unknown" and today's UTC date), medians, the
+// process's peak RSS, and proving keys of random points for synthetic circuits.
+//
+// A RANDOM KEY IS NOT A REAL KEY: a development setup at 2^24 takes minutes on the CPU, so
+// the queries are random multiples of the generators (fixed-base on the CPU), a pool of at
+// most 2^18 distinct points per query tiled to the full length. MSM cost does not depend on
+// which points are used, but the proofs do not verify: benchmarks using one turn
+// self-verification off and say so in their JSON; correctness is covered by the tests.
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ec/scalar_mul.hpp"
+#include "formats/r1cs.hpp"
+#include "formats/zkey.hpp"
+#include "groth16/fixed_base.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/types.hpp"
+
+namespace cuzk::bench {
+
+inline std::string env_or(const char* name, std::string fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
+}
+
+inline std::string today_utc() {
+  const std::time_t now = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+inline std::string bench_commit() { return env_or("CUZK_BENCH_COMMIT", "unknown"); }
+inline std::string bench_date() { return env_or("CUZK_BENCH_DATE", today_utc()); }
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+inline size_t peak_rss_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return size_t(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+// `count` points: random multiples of the generator, at most 2^18 distinct, tiled.
+template <class PointCurve>
+std::vector<ec::Affine<PointCurve>> random_points(size_t count, std::mt19937_64& rng) {
+  using Fr = typename PointCurve::Scalar;
+  constexpr size_t kPool = size_t(1) << 18;
+  const size_t pool = std::min(count, kPool);
+  std::vector<Fr> scalars(pool);
+  for (auto& s : scalars) s = Fr::random(rng);
+  std::vector<ec::Affine<PointCurve>> points(count);
+  const groth16::FixedBaseTable<PointCurve> table(ec::Affine<PointCurve>::generator(),
+                                                  groth16::fixed_base_window_bits<Fr::kBits>(pool));
+  groth16::fixed_base_mul(table, std::span<const Fr>(scalars),
+                          std::span<ec::Affine<PointCurve>>(points.data(), pool));
+  for (size_t i = pool; i < count; ++i) points[i] = points[i % pool];
+  return points;
+}
+
+// A .zkey of the circuit's shape (snarkjs's domain, the circuit's coefficient section) whose
+// points are random (see above): what a real key of that circuit costs to prove with.
+template <class Curve>
+formats::Groth16Zkey<Curve> random_zkey(const formats::R1cs<Curve>& r1cs, std::mt19937_64& rng) {
+  using G1C = groth16::G1CurveOf<Curve>;
+  using G2C = groth16::G2CurveOf<Curve>;
+  formats::Groth16Zkey<Curve> key;
+  const uint32_t n_vars = r1cs.header.n_wires;
+  key.header.n_vars = n_vars;
+  key.header.n_public = r1cs.header.n_public();
+  key.header.domain_size = uint32_t(1)
+                           << groth16::snarkjs_domain_log_size(r1cs.header.n_constraints,
+                                                               r1cs.header.n_public());
+  const auto g1 = random_points<G1C>(3, rng);
+  const auto g2 = random_points<G2C>(3, rng);
+  key.header.alpha1 = g1[0];
+  key.header.beta1 = g1[1];
+  key.header.delta1 = g1[2];
+  key.header.beta2 = g2[0];
+  key.header.gamma2 = g2[1];
+  key.header.delta2 = g2[2];
+  key.ic = random_points<G1C>(key.header.n_public + 1, rng);
+  key.coefficients = groth16::zkey_coefficients(r1cs);
+  key.a = random_points<G1C>(n_vars, rng);
+  key.b1 = random_points<G1C>(n_vars, rng);
+  key.b2 = random_points<G2C>(n_vars, rng);
+  key.c = random_points<G1C>(n_vars - key.header.n_public - 1, rng);
+  key.h = random_points<G1C>(key.header.domain_size, rng);
+  key.mpc_params = formats::fresh_mpc_params(std::array<uint8_t, 64>{});
+  return key;
+}
+
+}  // namespace cuzk::bench

@@ -1,0 +1,244 @@
+// bench_engine_throughput: the engine on the cuda backend in steady state, K = 1..4 workers per
+// GPU, porep-like partitions, with the GPU's busy fraction from the engine's timeline.
+//
+//   bench_engine_throughput [--json FILE] [--timeline-dir DIR] [--curve bls12_381|bn254]
+//                           [--partitions P] [--workers 1,2,3,4] [--dir TMP] [LOG_N ...]
+//
+// For each log size: a synthetic porep-shaped circuit filling the domain 2^LOG_N, a .zkey of
+// random points for it written to TMP (bench_support.hpp: THE KEY IS NOT A REAL KEY, so the
+// backend's proof verification is off and the JSON says so), and its witness as .wtns bytes.
+// For each K: a fresh engine with every GPU's memory (key in its VRAM tier, the rest the
+// partition arena), the key preloaded, one warm-up job of K partitions, then one job of P
+// partitions submitted at once. Reported per K: the wall time of the job, partitions per
+// second, the GPU busy fraction over the steady part (from the first partition's start of
+// compute to the last one's end, so the ramp-up of the first upload is not counted), the
+// per-partition stage times, and the arena's peak use. The timeline of every run is written to
+// DIR as timeline_<curve>_2^N_K<k>.jsonl (tools/plot_timeline.py draws it).
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench_support.hpp"
+#include "circuits/synthetic.hpp"
+#include "engine/cuda_backend.hpp"
+#include "engine/engine.hpp"
+#include "formats/wtns.hpp"
+#include "gpu/device_info.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+using namespace cuzk;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::string json_path, timeline_dir, curve = "bls12_381";
+  fs::path dir = fs::temp_directory_path() / "cuzk_bench_engine";
+  int partitions = 16;
+  std::vector<int> workers = {1, 2, 3, 4};
+  std::vector<unsigned> log_sizes;
+};
+
+std::vector<int> parse_list(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(std::stoi(item));
+  return out;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--json" && has_value) {
+      o.json_path = argv[++i];
+    } else if (arg == "--timeline-dir" && has_value) {
+      o.timeline_dir = argv[++i];
+    } else if (arg == "--curve" && has_value) {
+      o.curve = argv[++i];
+    } else if (arg == "--partitions" && has_value) {
+      o.partitions = std::max(1, std::atoi(argv[++i]));
+    } else if (arg == "--workers" && has_value) {
+      o.workers = parse_list(argv[++i]);
+    } else if (arg == "--dir" && has_value) {
+      o.dir = argv[++i];
+    } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
+      o.log_sizes.push_back(unsigned(std::atoi(arg.c_str())));
+    } else {
+      CUZK_INVALID_INPUT("bench_engine_throughput: unknown argument '" + arg + "'");
+    }
+  }
+  if (o.curve != "bls12_381" && o.curve != "bn254") CUZK_INVALID_INPUT("unknown curve " + o.curve);
+  for (int k : o.workers) {
+    if (k < 1 || k > 4) CUZK_INVALID_INPUT("--workers: each K must be 1..4");
+  }
+  if (o.log_sizes.empty()) o.log_sizes = {20};
+  return o;
+}
+
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+engine::JobSpec job_of(int partitions, const std::shared_ptr<const std::vector<uint8_t>>& wtns) {
+  engine::JobSpec spec;
+  spec.key_id = "bench";
+  for (int p = 0; p < partitions; ++p) spec.partitions.push_back({wtns});
+  return spec;
+}
+
+nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_n, int k,
+                           const std::shared_ptr<const std::vector<uint8_t>>& wtns) {
+  engine::CudaOptions cuda;
+  cuda.verify_proofs = false;  // random key: its proofs cannot verify
+  auto backend = engine::CudaBackend::create(cuda);
+  const uint64_t key_bytes = backend->key_bytes({zkey});
+  const uint64_t slot_bytes = backend->partition_vram_bytes({zkey});
+  engine::EngineOptions options;
+  options.workers_per_gpu = k;
+  options.keys.budgets = {{engine::KeyTier::kVram, key_bytes + (uint64_t(256) << 20)}};
+  auto eng = engine::Engine::create(options, std::move(backend));
+  eng->register_key("bench", {zkey});
+  auto t = Clock::now();
+  eng->preload_key("bench");
+  const double preload_ms = ms_between(t, Clock::now());
+
+  const engine::JobResult warm = eng->await(eng->submit(job_of(k, wtns)), 600s);
+  if (warm.state != engine::JobState::kSucceeded) {
+    CUZK_THROW(ErrorKind::kInternal, "warm-up job: " + warm.error_message);
+  }
+  const size_t warm_records = eng->timeline().snapshot().size();
+
+  t = Clock::now();
+  const engine::JobResult r = eng->await(eng->submit(job_of(o.partitions, wtns)), 3600s);
+  const double wall_ms = ms_between(t, Clock::now());
+  if (r.state != engine::JobState::kSucceeded) {
+    CUZK_THROW(ErrorKind::kInternal, "measured job: " + r.error_message);
+  }
+
+  // The steady part: from the first measured partition's start of compute to the last end.
+  const auto records = eng->timeline().snapshot();
+  Clock::time_point first = Clock::time_point::max(), last = Clock::time_point::min();
+  std::vector<double> gpu_ms;
+  for (size_t i = warm_records; i < records.size(); ++i) {
+    first = std::min(first, records[i].compute_begin);
+    last = std::max(last, records[i].gpu_done);
+    gpu_ms.push_back(ms_between(records[i].compute_begin, records[i].gpu_done));
+  }
+  const double steady_ms = ms_between(first, last);
+  const double busy = eng->timeline().gpu_busy_fraction(0, first, last);
+  const engine::EngineStatus status = eng->status();
+
+  if (!o.timeline_dir.empty()) {
+    fs::create_directories(o.timeline_dir);
+    const fs::path path = fs::path(o.timeline_dir) / ("timeline_" + o.curve + "_2^" +
+                                                      std::to_string(log_n) + "_K" +
+                                                      std::to_string(k) + ".jsonl");
+    std::ofstream(path) << eng->timeline().to_json_lines(t);
+  }
+  eng->shutdown(engine::ShutdownMode::kDrain);
+
+  const double p = o.partitions;
+  const auto& sum = r.timings.sum;
+  std::printf(
+      "2^%u %s K=%d: %d partitions in %.0f ms: %.2f partitions/s, %.1f ms each; steady %.0f ms, "
+      "GPU busy %.1f%%; per partition: prepare %.1f, stage %.1f, gpu %.1f, epilogue %.1f ms\n",
+      log_n, o.curve.c_str(), k, o.partitions, wall_ms, 1e3 * p / wall_ms, wall_ms / p, steady_ms,
+      100 * busy, sum.synthesis_ms / p, sum.stage_ms / p, sum.gpu_ms / p, sum.epilogue_ms / p);
+  return {{"op", "engine_throughput"},
+          {"curve", o.curve},
+          {"log_n", log_n},
+          {"shape", "porep"},
+          {"backend", "cuda"},
+          {"workers_per_gpu", k},
+          {"gpus", 1},
+          {"partitions", o.partitions},
+          {"wall_ms", wall_ms},
+          {"partitions_per_s", 1e3 * p / wall_ms},
+          {"ms_per_partition", wall_ms / p},
+          {"steady_ms", steady_ms},
+          {"steady_ms_per_partition", steady_ms / p},
+          {"gpu_busy_fraction", busy},
+          {"median_compute_ms", bench::median(gpu_ms)},
+          {"per_partition_ms",
+           {{"queue", sum.queue_ms / p},
+            {"prepare", sum.synthesis_ms / p},
+            {"stage", sum.stage_ms / p},
+            {"gpu", sum.gpu_ms / p},
+            {"epilogue", sum.epilogue_ms / p}}},
+          {"preload_ms", preload_ms},
+          {"key_vram_bytes", key_bytes},
+          {"slot_vram_bytes", slot_bytes},
+          {"arena_bytes", status.gpus.at(0).arena_bytes},
+          {"arena_peak_bytes", status.gpus.at(0).arena_peak},
+          {"host_peak_bytes", status.host_peak},
+          {"key", "random points, proofs not verified"}};
+}
+
+template <class Curve>
+nlohmann::json run_size(const Options& o, unsigned log_n) {
+  std::mt19937_64 rng(log_n);
+  auto t = Clock::now();
+  circuits::SyntheticSpec spec;
+  spec.shape = circuits::Shape::kPorep;
+  spec.public_inputs = 1;
+  spec.constraints = (uint32_t(1) << log_n) - spec.public_inputs - 1;  // fills the domain
+  spec.seed = log_n;
+  const auto circuit = circuits::generate_circuit<Curve>(spec);
+  const auto key = bench::random_zkey(circuit.r1cs, rng);
+  fs::create_directories(o.dir);
+  const fs::path zkey = o.dir / ("bench_" + o.curve + "_" + std::to_string(log_n) + ".zkey");
+  formats::write_zkey<Curve>(zkey, key);
+  const auto wtns =
+      std::make_shared<const std::vector<uint8_t>>(formats::wtns_to_bytes<Curve>(circuit.witness));
+  std::printf("2^%u: circuit, random key (%.1f GB file) and witness in %.0f ms\n", log_n,
+              double(fs::file_size(zkey)) / 1e9, ms_between(t, Clock::now()));
+  nlohmann::json results = nlohmann::json::array();
+  for (int k : o.workers) results.push_back(run_workers(o, zkey, log_n, k, wtns));
+  fs::remove(zkey);
+  return results;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options o = parse(argc, argv);
+    if (gpu::device_count() == 0) {
+      std::fprintf(stderr, "bench_engine_throughput: no CUDA device\n");
+      return 1;
+    }
+    nlohmann::json results = nlohmann::json::array();
+    for (unsigned log_n : o.log_sizes) {
+      const auto runs = o.curve == "bn254" ? run_size<formats::Bn254>(o, log_n)
+                                           : run_size<formats::Bls12_381>(o, log_n);
+      for (const auto& r : runs) results.push_back(r);
+      if (!o.json_path.empty()) {  // after every size: a later failure keeps the earlier ones
+        std::string command = "bench_engine_throughput";
+        for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+        const nlohmann::json doc = {{"device", gpu::device_info(0).name},
+                                    {"commit", bench::bench_commit()},
+                                    {"date", bench::bench_date()},
+                                    {"command", command},
+                                    {"results", results}};
+        std::ofstream(o.json_path) << doc.dump(1) << "\n";
+      }
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_engine_throughput: %s\n", e.what());
+    return 1;
+  }
+}

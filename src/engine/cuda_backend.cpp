@@ -1,0 +1,291 @@
+// The proving path of the cuda backend (cuda_backend.hpp): streams and events, resident keys,
+// and the partitions' four calls. Nothing here allocates device memory or synchronizes more
+// than the calling worker's own stream (DESIGN.md §2.1).
+
+#include "engine/cuda_backend.hpp"
+
+#include <chrono>
+#include <variant>
+
+#include "formats/curve.hpp"
+#include "formats/mapped_file.hpp"
+#include "formats/zkey.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/prover/resident_circuit.hpp"
+#include "gpu/stream.hpp"
+#include "groth16/files.hpp"
+#include "groth16/json.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+void use_device(int device) { CUDA_CHECK(cudaSetDevice(device)); }
+
+class CudaEvent : public Event {
+ public:
+  explicit CudaEvent(const gpu::Stream& stream) : event_(true) { event_.record(stream); }
+  bool query() const override { return event_.done(); }
+  void synchronize() const override { event_.synchronize(); }
+  double elapsed_ms_since(const Event& earlier) const override {
+    return gpu::Event::elapsed_ms(dynamic_cast<const CudaEvent&>(earlier).event_, event_);
+  }
+  void wait_on(const gpu::Stream& stream) const { stream.wait(event_); }
+
+ private:
+  gpu::Event event_;
+};
+
+class CudaStream : public Stream {
+ public:
+  explicit CudaStream(int device) : device_(device), stream_(make(device)) {}
+  int device() const override { return device_; }
+  std::shared_ptr<Event> record() override {
+    use_device(device_);
+    return std::make_shared<CudaEvent>(stream_);
+  }
+  void wait(const Event& event) override {
+    const auto* cuda = dynamic_cast<const CudaEvent*>(&event);
+    if (cuda == nullptr) CUZK_THROW(ErrorKind::kInternal, "cuda stream: a foreign event");
+    use_device(device_);
+    cuda->wait_on(stream_);
+  }
+  void synchronize() override { stream_.synchronize(); }
+  const gpu::Stream& get() const { return stream_; }
+
+ private:
+  static gpu::Stream make(int device) {
+    use_device(device);
+    return gpu::Stream();
+  }
+  int device_;
+  gpu::Stream stream_;
+};
+
+// One partition's host side, reused: the pinned witness, and the buffers' pinned sums and
+// events (their device memory is placed in the partition's slot each time).
+template <class Curve>
+struct Staging {
+  // Made on the calling thread's current device (the events belong to it): the caller sets it.
+  Staging(size_t witness_capacity, const gpu::prover::PartitionShape& shape)
+      : witness(witness_capacity), buffers(gpu::prover::PartitionBuffers<Curve>::unplaced(shape)) {}
+  gpu::prover::PinnedWitness<typename Curve::Fr> witness;
+  gpu::prover::PartitionBuffers<Curve> buffers;
+};
+
+// A key resident on every device, with its pool of staging per device.
+template <class Curve>
+class CudaKey : public LoadedKey {
+ public:
+  using Resident = gpu::prover::ResidentCircuit<Curve>;
+
+  CudaKey(std::vector<std::unique_ptr<Resident>> devices, uint64_t bytes)
+      : devices_(std::move(devices)), bytes_(bytes), pools_(devices_.size()) {}
+  uint64_t bytes() const override { return bytes_; }
+  KeyTier tier() const override { return KeyTier::kVram; }
+  const Resident& on(int device) const { return *devices_.at(size_t(device)); }
+
+  std::unique_ptr<Staging<Curve>> take_staging(int device) const {
+    {
+      std::lock_guard lock(mutex_);
+      auto& pool = pools_.at(size_t(device));
+      if (!pool.empty()) {
+        auto staging = std::move(pool.back());
+        pool.pop_back();
+        return staging;
+      }
+    }
+    const Resident& r = on(device);
+    use_device(device);
+    return std::make_unique<Staging<Curve>>(r.circuit().n_vars(), r.shape());
+  }
+  void give_back(int device, std::unique_ptr<Staging<Curve>> staging) const {
+    std::lock_guard lock(mutex_);
+    pools_.at(size_t(device)).push_back(std::move(staging));
+  }
+
+ private:
+  std::vector<std::unique_ptr<Resident>> devices_;
+  uint64_t bytes_;
+  mutable std::mutex mutex_;
+  mutable std::vector<std::vector<std::unique_ptr<Staging<Curve>>>> pools_;
+};
+
+template <class Curve>
+class CudaWork : public PartitionWork {
+ public:
+  CudaWork(const CudaKey<Curve>& key, int device, std::byte* arena, bool verify)
+      : key_(key),
+        device_(device),
+        arena_(arena),
+        verify_(verify),
+        staging_(key.take_staging(device)) {}
+  ~CudaWork() override {
+    // Abandoned after stage or compute (cancelled, or a failure): the stream may still read
+    // the pinned witness or write the sums; wait for this worker's own stream only.
+    if (stream_ != nullptr && !finished_) {
+      try {
+        stream_->synchronize();
+      } catch (const Error&) {
+        return;  // a failed device: the staging is not reused
+      }
+    }
+    key_.give_back(device_, std::move(staging_));
+  }
+
+  void load_witness(const std::vector<uint8_t>& wtns) {
+    staging_->witness.load_wtns_bytes(wtns, "witness", key_.on(device_).circuit().n_vars());
+  }
+
+  uint64_t vram_bytes() const override { return staging_->buffers.bytes(); }
+
+  void stage(Stream& stream, const VramSlot& slot) override {
+    auto& cuda = dynamic_cast<CudaStream&>(stream);
+    use_device(device_);
+    const auto& r = key_.on(device_);
+    staging_->buffers.place({arena_ + slot.offset, size_t(slot.bytes)});
+    gpu::prover::check_partition(r.circuit(), r.key(), r.domain(), staging_->witness,
+                                 staging_->buffers);
+    stream_ = &cuda;
+    gpu::prover::enqueue_stage(staging_->witness, staging_->buffers, cuda.get());
+  }
+
+  void compute(Stream& stream) override {
+    auto& cuda = dynamic_cast<CudaStream&>(stream);
+    use_device(device_);
+    const auto& r = key_.on(device_);
+    gpu::prover::enqueue_compute(r.circuit(), r.key(), r.domain(), staging_->buffers, cuda.get());
+  }
+
+  PartitionOutput finish() override {
+    finished_ = true;
+    gpu::prover::GpuProveOptions<Curve> options;
+    options.self_verify = verify_;
+    const auto result = gpu::prover::finish_partition(key_.on(device_).key(), staging_->witness,
+                                                      staging_->buffers, options);
+    using Fr = typename Curve::Fr;
+    return {groth16::snarkjs_text(groth16::proof_to_json<Curve>(result.proof)),
+            groth16::snarkjs_text(groth16::public_inputs_to_json<Curve>(
+                std::span<const Fr>(result.public_inputs)))};
+  }
+
+ private:
+  const CudaKey<Curve>& key_;
+  int device_;
+  std::byte* arena_;
+  bool verify_;
+  std::unique_ptr<Staging<Curve>> staging_;
+  CudaStream* stream_ = nullptr;  // set by stage
+  bool finished_ = false;
+};
+
+template <class Curve>
+std::unique_ptr<PartitionWork> prepare_with(const CudaKey<Curve>& key, const PartitionInput& input,
+                                            int device, std::byte* arena, bool verify) {
+  const auto start = Clock::now();
+  auto work = std::make_unique<CudaWork<Curve>>(key, device, arena, verify);
+  work->load_witness(*input.witness);
+  work->synthesis_ms = ms_since(start);
+  return work;
+}
+
+void require_zkey(const KeySource& source) {
+  if (groth16::detect_key_format(source.path) != groth16::KeyFormat::kZkey) {
+    CUZK_INVALID_INPUT(source.path.string() +
+                       ": the cuda backend proves with snarkjs .zkey keys; a bellman .params key "
+                       "needs its .r1cs, which the engine does not take yet");
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Stream> CudaBackend::create_stream(int device) {
+  return std::make_unique<CudaStream>(device);
+}
+
+CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = shapes_.find(source.path.string()); it != shapes_.end()) return it->second;
+  }
+  require_zkey(source);
+  auto file = formats::MappedFile::open(source.path);
+  KeyShape shape;
+  formats::with_curve(formats::sniff_curve(file.bytes(), source.path.string()), [&](auto curve) {
+    using Curve = decltype(curve);
+    using Fr = typename Curve::Fr;
+    const auto sections = formats::parse_zkey_sections<Curve>(file.bytes(), file.name());
+    // The matrices' compact size depends on the coefficients: decode them (not the points).
+    formats::Groth16Zkey<Curve> matrices;
+    matrices.header = sections.header;
+    matrices.coefficients = formats::decode_coefficients<Curve>(sections);
+    const auto host = gpu::prover::host_circuit_from_zkey(matrices);
+    const auto partition = gpu::prover::partition_shape(host);
+    shape.device_bytes = gpu::prover::footprint(sections.header).bytes() + host.bytes() +
+                         gpu::prover::kDomainBytesBound;
+    shape.partition_bytes = gpu::prover::PartitionBuffers<Curve>::bytes_for(partition);
+    shape.witness_bytes = uint64_t(host.n_vars) * sizeof(Fr);
+  });
+  std::lock_guard lock(mutex_);
+  shapes_[source.path.string()] = shape;
+  return shape;
+}
+
+uint64_t CudaBackend::key_bytes(const KeySource& source) const {
+  return shape(source).device_bytes;
+}
+
+uint64_t CudaBackend::partition_vram_bytes(const KeySource& source) const {
+  return shape(source).partition_bytes;
+}
+
+uint64_t CudaBackend::partition_host_bytes(const KeySource& source) const {
+  // The pinned witness it occupies and the checks' working memory; the job's own .wtns bytes
+  // are the client's.
+  return shape(source).witness_bytes + (uint64_t(1) << 20);
+}
+
+std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, KeyTier tier) {
+  if (tier != KeyTier::kVram) {
+    CUZK_THROW(ErrorKind::kInternal, "cuda backend: keys are resident in VRAM only");
+  }
+  require_zkey(source);
+  formats::ZkeyReadOptions read;
+  read.subgroup_check =
+      options_.check_key_subgroups ? io::SubgroupCheck::kOn : io::SubgroupCheck::kOff;
+  return formats::with_curve(formats::sniff_curve(source.path), [&](auto curve) {
+    using Curve = decltype(curve);
+    const auto zkey = formats::read_zkey<Curve>(source.path, read);
+    std::vector<std::unique_ptr<gpu::prover::ResidentCircuit<Curve>>> resident;
+    uint64_t bytes = 0;
+    for (int d = 0; d < device_count(); ++d) {
+      use_device(d);
+      resident.push_back(std::make_unique<gpu::prover::ResidentCircuit<Curve>>(
+          gpu::prover::ResidentCircuit<Curve>::from_zkey(zkey)));
+      bytes = resident.back()->device_bytes();
+    }
+    return std::shared_ptr<const LoadedKey>(
+        std::make_shared<CudaKey<Curve>>(std::move(resident), bytes));
+  });
+}
+
+std::unique_ptr<PartitionWork> CudaBackend::prepare(const LoadedKey& key,
+                                                    const PartitionInput& input, int device) {
+  if (!input.witness || input.witness->empty()) CUZK_INVALID_INPUT("empty witness");
+  std::byte* arena = arena_base(device);
+  if (const auto* k = dynamic_cast<const CudaKey<formats::Bn254>*>(&key)) {
+    return prepare_with(*k, input, device, arena, options_.verify_proofs);
+  }
+  return prepare_with(dynamic_cast<const CudaKey<formats::Bls12_381>&>(key), input, device, arena,
+                      options_.verify_proofs);
+}
+
+PartitionOutput CudaBackend::prove_on_host(const LoadedKey&, const PartitionInput&,
+                                           const std::atomic<bool>&, StageTimes&) {
+  CUZK_THROW(ErrorKind::kInternal, "cuda backend: partitions run on the GPUs, not on the host");
+}
+
+}  // namespace cuzk::engine

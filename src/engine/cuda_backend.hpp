@@ -1,0 +1,94 @@
+#pragma once
+// `cuda`: the engine on NVIDIA GPUs, through the GPU prover (src/gpu/prover). Built only where
+// nvcc was found (CUZK_WITH_CUDA_BACKEND); the engine itself does not depend on it.
+//
+// Keys: snarkjs .zkey files, resident in VRAM on every device (KeyTier::kVram): the constraint
+// matrices from the key's coefficient section, the five point queries and the NTT domain
+// (gpu/prover/resident_circuit.hpp). key_bytes() decodes only the header and the coefficient
+// section, so the budget is exact before anything is uploaded. Streaming keys from pinned
+// host memory (for keys larger than the VRAM left) is not implemented: such a key is refused
+// with kResourceExhausted by the key store.
+//
+// A partition, in the four calls of backend.hpp:
+//   prepare   the .wtns bytes, checked, into a pinned staging buffer (no lock)
+//   stage     the partition's buffers placed in its slot of the arena; the witness upload
+//   compute   synthesis, H, the five MSMs and the download of their sums into pinned memory
+//   finish    the epilogue and the verification of the proof against the key (a witness that
+//             does not satisfy the circuit fails here with kInvalidInput)
+// The pinned staging buffers (witness, sums, timing events) belong to the loaded key, one per
+// partition in flight on each device, reused; the first partitions of a key allocate them
+// (pinned allocation; afterwards none). Outputs: snarkjs proof.json and public.json text.
+//
+// Start-up and shutdown calls that allocate or query the device (the arena, device
+// properties) live in cuda_startup.cpp, the only file of the engine allowed them
+// (tests/engine/no_device_sync_test.cpp).
+//
+// Thread-safety: as Backend.
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/backend.hpp"
+
+namespace cuzk::engine {
+
+struct CudaOptions {
+  // Subgroup checks of every key point when loading (hours for Filecoin-size keys); points
+  // are always checked to be on their curve, and every proof is verified before it is returned.
+  bool check_key_subgroups = false;
+  // Verify every proof against the key before returning it (a pairing check, a few ms of
+  // host time per partition, off the GPU's critical path). Off only for benchmarks with keys
+  // of random points, whose proofs cannot verify.
+  bool verify_proofs = true;
+};
+
+class CudaBackend : public Backend {
+ public:
+  // Throws kNotFound when no CUDA device is usable.
+  static std::unique_ptr<CudaBackend> create(const CudaOptions& options);
+  ~CudaBackend() override;  // frees the arenas (after the engine stopped its workers)
+
+  std::string name() const override { return "cuda"; }
+  int device_count() const override { return int(devices_.size()); }
+  DeviceDescription describe(int device) const override;
+  std::vector<KeyTier> key_tiers() const override { return {KeyTier::kVram}; }
+  void carve_vram_arena(int device, uint64_t bytes) override;
+  std::unique_ptr<Stream> create_stream(int device) override;
+  uint64_t key_bytes(const KeySource& source) const override;
+  std::shared_ptr<const LoadedKey> load_key(const KeySource& source, KeyTier tier) override;
+  std::unique_ptr<PartitionWork> prepare(const LoadedKey& key, const PartitionInput& input,
+                                         int device) override;
+  PartitionOutput prove_on_host(const LoadedKey& key, const PartitionInput& input,
+                                const std::atomic<bool>& cancelled, StageTimes& times) override;
+  uint64_t partition_host_bytes(const KeySource& source) const override;
+  uint64_t partition_vram_bytes(const KeySource& source) const override;
+
+  // The arena's base address on `device` (null before carve_vram_arena).
+  std::byte* arena_base(int device) const { return devices_.at(size_t(device)).arena; }
+
+  // What key_bytes() learned of a key (cached per path).
+  struct KeyShape {
+    uint64_t device_bytes = 0;     // resident on one device
+    uint64_t partition_bytes = 0;  // one partition's slot
+    uint64_t witness_bytes = 0;    // the pinned witness
+  };
+
+ private:
+  explicit CudaBackend(const CudaOptions& options) : options_(options) {}
+  KeyShape shape(const KeySource& source) const;
+
+  struct Device {
+    DeviceDescription description;
+    std::byte* arena = nullptr;
+    uint64_t arena_bytes = 0;
+  };
+  CudaOptions options_;
+  std::vector<Device> devices_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, KeyShape> shapes_;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,56 @@
+// ResidentCircuit (resident_circuit.hpp): the uploads of one circuit's matrices, key and domain.
+
+#include "gpu/prover/resident_circuit.hpp"
+
+#include <bit>
+#include <string>
+
+#include "gpu/prover/host_circuit.hpp"
+#include "util/error.hpp"
+
+namespace cuzk::gpu::prover {
+
+namespace {
+
+unsigned log2_of_domain(size_t n) {
+  if (n == 0 || !std::has_single_bit(n)) {
+    CUZK_INVALID_INPUT("the domain size " + std::to_string(n) + " is not a power of two");
+  }
+  return unsigned(std::countr_zero(n));
+}
+
+}  // namespace
+
+template <class Curve>
+ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(const formats::Groth16Zkey<Curve>& zkey) {
+  ResidentCircuit r;
+  const HostCircuit<Fr> host = host_circuit_from_zkey(zkey);
+  r.shape_ = partition_shape(host);
+  r.circuit_ = DeviceCircuit<Fr>::upload(host);
+  r.key_ = DeviceProvingKey<Curve>::upload(zkey);
+  r.domain_ = std::make_unique<ntt::DeviceDomain<Fr>>(log2_of_domain(host.domain_size),
+                                                      ntt::Convention::kSnarkjs);
+  return r;
+}
+
+template <class Curve>
+ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::BellmanParams& params,
+                                                           const formats::R1cs<Curve>& r1cs) {
+  if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
+    CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
+  } else {
+    ResidentCircuit r;
+    const HostCircuit<Fr> host = host_circuit_from_r1cs(r1cs);
+    r.shape_ = partition_shape(host);
+    r.circuit_ = DeviceCircuit<Fr>::upload(host);
+    r.key_ = DeviceProvingKey<Curve>::upload(params);
+    r.domain_ = std::make_unique<ntt::DeviceDomain<Fr>>(log2_of_domain(host.domain_size),
+                                                        ntt::Convention::kBellman);
+    return r;
+  }
+}
+
+template class ResidentCircuit<formats::Bn254>;
+template class ResidentCircuit<formats::Bls12_381>;
+
+}  // namespace cuzk::gpu::prover

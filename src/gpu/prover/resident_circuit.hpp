@@ -1,0 +1,56 @@
+#pragma once
+// Everything the partitions of one circuit read, resident on one device: the constraint
+// matrices (device_circuit.hpp), the proving key's queries (device_proving_key.hpp) and the NTT
+// domain of its size and convention. Built from either source the engine knows (DESIGN.md §4):
+// a .zkey (its coefficient section gives A and B), or a bellman .params with the circuit's
+// .r1cs (A, B and C, and the density lists of the key's A and B queries).
+//
+// Ownership: the constructors upload with blocking allocations and copies onto the calling
+// thread's current device (start-up work: loading a key, never per partition). Read-only
+// afterwards: any number of streams of that device may prove from it at once. Move-only.
+
+#include <cstddef>
+#include <memory>
+
+#include "formats/params.hpp"
+#include "formats/r1cs.hpp"
+#include "formats/zkey.hpp"
+#include "gpu/ntt/ntt.hpp"
+#include "gpu/prover/device_circuit.hpp"
+#include "gpu/prover/device_proving_key.hpp"
+#include "gpu/prover/prover.hpp"
+
+namespace cuzk::gpu::prover {
+
+// Device bytes the NTT domain's tables are counted at, for budgets made before the upload
+// (the tables take a few MiB at 2^27).
+inline constexpr size_t kDomainBytesBound = size_t(64) << 20;
+
+template <class Curve>
+class ResidentCircuit {
+ public:
+  using Fr = typename Curve::Fr;
+
+  // Throws kInvalidInput for a key whose sections disagree, kCuda when VRAM is short.
+  static ResidentCircuit from_zkey(const formats::Groth16Zkey<Curve>& zkey);
+  // BLS12-381 only. Throws kInvalidInput when the .r1cs does not fit the key.
+  static ResidentCircuit from_params(const formats::BellmanParams& params,
+                                     const formats::R1cs<Curve>& r1cs);
+
+  const DeviceCircuit<Fr>& circuit() const { return circuit_; }
+  const DeviceProvingKey<Curve>& key() const { return key_; }
+  const ntt::DeviceDomain<Fr>& domain() const { return *domain_; }
+  const PartitionShape& shape() const { return shape_; }
+  // VRAM held: matrices, key queries, domain tables.
+  size_t device_bytes() const {
+    return circuit_.bytes() + key_.bytes() + domain_->device_bytes();
+  }
+
+ private:
+  DeviceCircuit<Fr> circuit_;
+  DeviceProvingKey<Curve> key_;
+  std::unique_ptr<ntt::DeviceDomain<Fr>> domain_;
+  PartitionShape shape_;
+};
+
+}  // namespace cuzk::gpu::prover

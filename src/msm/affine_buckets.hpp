@@ -1,0 +1,183 @@
+#pragma once
+// Pippenger's buckets in affine coordinates, filled by batch-affine addition: the bucket
+// accumulation of the CPU MSM (pippenger.hpp) for windows of kBatchAffineMinWindowBits bits
+// and more.
+//
+// Method. Additions into buckets are gathered into a batch of independent additions (no
+// bucket twice), the slope denominators of the whole batch are inverted at once
+// (batch_inversion.hpp), and the batch is applied (ec/affine_addition.hpp). An addition then
+// costs 5M + 1S of the coordinate field (3M as its share of Montgomery's trick, 2M + 1S for
+// the chord), against 8M + 2S for the XYZZ mixed addition, and a bucket takes two coordinates
+// instead of four. A point whose bucket already has an addition in the open batch waits in a
+// queue and enters a later batch; one for an empty bucket is stored there and costs nothing.
+//
+// Inputs concentrated on a few buckets (equal scalars on repeated bases, or few distinct
+// digits) would leave batches nearly empty, each still paying a whole inversion. So when the
+// queue is full while the open batch is too small to be worth its inversion
+// (min_batch_size), and at the end for the last small batches, the waiting points go to a
+// second set of buckets in XYZZ coordinates (mixed additions) instead; the reduction adds both.
+//
+// Determinism: affine coordinates are unique, so an affine bucket's value does not depend on
+// the order in which its points arrived, and everything else (the queue, the XYZZ buckets, the
+// reduction) runs in the order of the calls. The same calls give the same coordinates.
+//
+// Thread-safety: one object per tile, used by one thread.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "ec/affine.hpp"
+#include "ec/affine_addition.hpp"
+#include "ec/xyzz.hpp"
+#include "msm/batch_inversion.hpp"
+
+namespace cuzk::msm {
+
+template <class Curve>
+class AffineBuckets {
+ public:
+  using Field = typename Curve::Base;
+  using AffinePoint = ec::Affine<Curve>;
+  using Xyzz = ec::Xyzz<Curve>;
+
+  // `buckets` empty buckets; batches of at most batch_size additions (≥ 1), and batches
+  // smaller than min_batch_size (≤ batch_size) not worth their inversion.
+  AffineBuckets(size_t buckets, size_t batch_size, size_t min_batch_size)
+      : affine_(buckets, AffinePoint::infinity()),
+        busy_(buckets, 0),
+        batch_size_(batch_size),
+        min_batch_size_(min_batch_size) {
+    batch_.reserve(batch_size);
+    queue_.reserve(batch_size);
+    denominators_.reserve(batch_size);
+  }
+
+  // Bucket `bucket` += p, or −p if `negate`. p must not be the point at infinity, and must
+  // stay where it is until finish() (the batch and the queue refer to it).
+  void add(size_t bucket, const AffinePoint& p, bool negate) {
+    const Pending op = {uint32_t(bucket), negate, &p};
+    if (busy_[bucket]) {
+      queue_.push_back(op);
+      if (queue_.size() >= batch_size_) {
+        if (batch_.size() >= min_batch_size_) {
+          flush();
+        } else {
+          spill(queue_);
+        }
+      }
+      return;
+    }
+    AffinePoint& slot = affine_[bucket];
+    if (slot.is_infinity()) {
+      slot = point(op);
+      return;
+    }
+    busy_[bucket] = 1;
+    batch_.push_back(op);
+    if (batch_.size() == batch_size_) flush();
+  }
+
+  // Completes every pending addition.
+  void finish() {
+    for (;;) {
+      if (batch_.size() >= min_batch_size_) {
+        apply_batch();
+      } else {
+        spill(batch_);
+      }
+      refill_from_queue();
+      if (batch_.empty()) break;  // no bucket busy, so refilling took the whole queue
+    }
+  }
+
+  // Σ_j (j + 1)·B_j over the buckets (after finish()) as running sums
+  // R_j = B_top + ... + B_j, Σ_j R_j: a mixed and a full XYZZ addition per bucket (one more
+  // for the buckets that have an XYZZ part).
+  Xyzz weighted_sum() const {
+    const bool spilled = !spilled_.empty();
+    Xyzz running = Xyzz::infinity();
+    Xyzz sum = Xyzz::infinity();
+    for (size_t j = affine_.size(); j-- > 0;) {
+      running += affine_[j];
+      if (spilled) running += spilled_[j];
+      sum += running;
+    }
+    return sum;
+  }
+
+ private:
+  struct Pending {
+    uint32_t bucket;
+    bool negate;
+    const AffinePoint* point;
+  };
+
+  static AffinePoint point(const Pending& op) { return op.negate ? -*op.point : *op.point; }
+
+  // All pending additions of the batch: denominators, one batch inversion, the sums.
+  void apply_batch() {
+    denominators_.resize(batch_.size());
+    for (size_t k = 0; k < batch_.size(); ++k) {
+      denominators_[k] = ec::affine_sum_denominator(affine_[batch_[k].bucket], point(batch_[k]));
+    }
+    inverter_.invert(denominators_);
+    for (size_t k = 0; k < batch_.size(); ++k) {
+      AffinePoint& slot = affine_[batch_[k].bucket];
+      slot = ec::affine_sum(slot, point(batch_[k]), denominators_[k]);
+      busy_[batch_[k].bucket] = 0;
+    }
+    batch_.clear();
+  }
+
+  // Moves waiting points, in order, into the batch while it has room and their bucket is free.
+  void refill_from_queue() {
+    size_t kept = 0;
+    for (const Pending& op : queue_) {
+      if (batch_.size() == batch_size_ || busy_[op.bucket]) {
+        queue_[kept++] = op;
+        continue;
+      }
+      AffinePoint& slot = affine_[op.bucket];
+      if (slot.is_infinity()) {
+        slot = point(op);
+      } else {
+        busy_[op.bucket] = 1;
+        batch_.push_back(op);
+      }
+    }
+    queue_.resize(kept);
+  }
+
+  // Applies full batches until the queue no longer fills one; then, if the queue is still
+  // full, every point in it waits on a busy bucket: those go to the XYZZ buckets.
+  void flush() {
+    do {
+      apply_batch();
+      refill_from_queue();
+    } while (batch_.size() == batch_size_);
+    if (queue_.size() >= batch_size_) spill(queue_);
+  }
+
+  // Mixed additions into the XYZZ buckets; empties `ops`.
+  void spill(std::vector<Pending>& ops) {
+    if (spilled_.empty()) spilled_.assign(affine_.size(), Xyzz::infinity());
+    for (const Pending& op : ops) {
+      spilled_[op.bucket] += point(op);
+      if (&ops == &batch_) busy_[op.bucket] = 0;
+    }
+    ops.clear();
+  }
+
+  std::vector<AffinePoint> affine_;  // the point at infinity, (0, 0), when empty
+  std::vector<Xyzz> spilled_;        // allocated on the first spill
+  std::vector<uint8_t> busy_;        // 1 while the bucket has an addition in batch_
+  std::vector<Pending> batch_;
+  std::vector<Pending> queue_;
+  std::vector<Field> denominators_;
+  BatchInverter<Field> inverter_;
+  size_t batch_size_;
+  size_t min_batch_size_;
+};
+
+}  // namespace cuzk::msm

@@ -1,0 +1,85 @@
+#pragma once
+// Many field inversions for the price of one (Montgomery's trick), the step that makes
+// batch-affine point addition pay: batch_addition.hpp and affine_buckets.hpp invert one slope
+// denominator per addition, a few hundred at a time.
+//
+// Prime fields: prefix products forward (1M each), one inversion, unwinding (2M each): 3M per
+// element. Quadratic extensions (Fp2, the coordinates of G2) go down to the base field first:
+// 1/z = z̄/N(z) with the norm N(z) = z·z̄ = c0² + c1² in Fp, so the trick runs on the norms in Fp
+// and each element then costs 2S (norm) + 3M (trick) + 2M (z̄·N⁻¹) of Fp, about 7 Fp
+// multiplications, against 3 multiplications of Fp2 (9 of Fp plus 15 additions) for the trick
+// applied to Fp2 directly. On BN254 G2 that is a quarter of a batch-affine addition.
+//
+// Thread-safety: a BatchInverter holds scratch memory; use one per thread.
+
+#include <concepts>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace cuzk::msm {
+
+namespace detail {
+
+// Fields that are quadratic extensions with a norm to a base field (ff::Fp2).
+template <class Field>
+concept QuadraticExtension = requires(const Field& z) {
+  typename Field::Base;
+  { z.norm() } -> std::same_as<typename Field::Base>;
+  { z.conjugate() } -> std::same_as<Field>;
+};
+
+// values[i] ← values[i]⁻¹ for non-zero values, with `prefix` as scratch (resized).
+template <class Field>
+void invert_by_prefix_products(std::span<Field> values, std::vector<Field>& prefix) {
+  if (values.empty()) return;
+  prefix.resize(values.size());
+  Field acc = values[0];
+  for (size_t i = 1; i < values.size(); ++i) {
+    prefix[i] = acc;  // v_0 ··· v_(i−1)
+    acc *= values[i];
+  }
+  Field inv = acc.inverse();  // (v_0 ··· v_i)⁻¹ at step i of the loop below
+  for (size_t i = values.size(); i-- > 1;) {
+    const Field value_inv = inv * prefix[i];
+    inv *= values[i];
+    values[i] = value_inv;
+  }
+  values[0] = inv;
+}
+
+}  // namespace detail
+
+// Inverts spans of non-zero field elements in place, reusing its scratch between calls. A zero
+// element gives garbage for the whole span (callers never pass one: they substitute a non-zero
+// placeholder for additions that need no slope).
+template <class Field>
+class BatchInverter {
+ public:
+  void invert(std::span<Field> values) {
+    if constexpr (detail::QuadraticExtension<Field>) {
+      norms_.resize(values.size());
+      for (size_t i = 0; i < values.size(); ++i) norms_[i] = values[i].norm();
+      detail::invert_by_prefix_products<typename Field::Base>(norms_, prefix_);
+      for (size_t i = 0; i < values.size(); ++i) values[i] = values[i].conjugate() * norms_[i];
+    } else {
+      detail::invert_by_prefix_products<Field>(values, prefix_);
+    }
+  }
+
+ private:
+  template <class F>
+  struct ScratchOf {
+    using type = F;
+  };
+  template <detail::QuadraticExtension F>
+  struct ScratchOf<F> {
+    using type = typename F::Base;
+  };
+  using Scratch = typename ScratchOf<Field>::type;  // the field the trick runs in
+
+  std::vector<Scratch> norms_;  // used for extensions only
+  std::vector<Scratch> prefix_;
+};
+
+}  // namespace cuzk::msm
