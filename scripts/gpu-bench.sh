@@ -6,7 +6,7 @@
 #
 # BUILD_DIR defaults to build/gpu and is configured as scripts/gpu-check.sh configures it (run
 # that first on the same machine to share the build). Each benchmark binary bench/gpu/<op>/
-# bench_gpu_<op> takes `--json <file>`; CUZK_BENCH_COMMIT and CUZK_BENCH_DATE label the results.
+# bench_<name> takes `--json <file>`; CUZK_BENCH_COMMIT and CUZK_BENCH_DATE label the results.
 # Copy the JSON files to bench/results/<date>_h200_<commit>_<op>.json to commit them.
 set -uo pipefail
 
@@ -32,7 +32,7 @@ fi
 cmake --build "$BUILD_DIR" --target cuzk_gpu_benches -j "$(nproc)" || fail "the build failed"
 
 status=0
-for binary in "$BUILD_DIR"/bench/gpu/*/bench_gpu_*; do
+for binary in "$BUILD_DIR"/bench/gpu/*/bench_*; do
   [[ -x $binary ]] || continue
   name=$(basename "$binary")
   printf '\n==== %s ====\n' "$name"

@@ -8,8 +8,10 @@
 #
 # - If BUILD_DIR already holds the test binaries (built elsewhere and carried along), they are
 #   run as they are; otherwise BUILD_DIR is configured (Release, CUDA architecture 90, no
-#   fuzzers) and only the GPU tests and the CLI are built (scripts/gpu-bench.sh builds the GPU
-#   benchmarks in the same directory).
+#   fuzzers; the daemon only where gRPC is installed) and only the GPU tests and the CLI are
+#   built (scripts/gpu-bench.sh builds the GPU benchmarks in the same directory).
+# - Then the CLI proves on the GPU as a user would: `cuzk example --backend cuda` on both
+#   curves (a development key, a proof, its verification).
 # - If .deps/ exists in the repository root (packages unpacked there, e.g. GoogleTest and GMP
 #   for a machine without them), its lib/ goes on LD_LIBRARY_PATH and it becomes a CMake
 #   prefix.
@@ -51,14 +53,13 @@ else
   section "configuring and building the GPU tests in $BUILD_DIR"
   GENERATOR=()
   command -v ninja >/dev/null && GENERATOR=(-G Ninja)
-  # The cuzk command embeds the gRPC daemon: built only where gRPC's packages are installed.
+  # The daemon (and the cuzk commands using it) only where gRPC's packages are installed.
   SERVICE=OFF
   pkg-config --exists grpc++ 2>/dev/null && SERVICE=ON
   cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_BUILD_SERVICE=$SERVICE \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_BENCH=ON -DCUZK_BUILD_FUZZERS=OFF "${CMAKE_PREFIX_ARGS[@]}" ||
     fail "CMake configuration failed (see above; missing GoogleTest or GMP can be supplied in .deps/)"
-  TARGETS=(cuzk_gpu_tests)
-  [[ $SERVICE == ON ]] && TARGETS+=(cuzk)
+  TARGETS=(cuzk_gpu_tests cuzk)
   cmake --build "$BUILD_DIR" --target "${TARGETS[@]}" -j "$(nproc)" || fail "the build failed"
   TEST_BINARIES=("$BUILD_DIR"/tests/gpu/*_test)
 fi
@@ -77,6 +78,10 @@ if [[ -x "$BUILD_DIR/cuzk" ]]; then
   section "cuzk selftest"
   "$BUILD_DIR/cuzk" selftest --json >"$OUT/selftest.json" || status=1
   "$BUILD_DIR/cuzk" selftest || status=1
+  for curve in bn254 bls12_381; do
+    section "cuzk example --backend cuda --curve $curve"
+    "$BUILD_DIR/cuzk" example --backend cuda --curve "$curve" --dir "$OUT/example-$curve" || status=1
+  done
 fi
 
 section "summary"
