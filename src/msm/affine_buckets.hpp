@@ -23,6 +23,7 @@
 //
 // Thread-safety: one object per tile, used by one thread.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -34,6 +35,15 @@
 
 namespace cuzk::msm {
 
+// Where the additions of an AffineBuckets went: for tests (every path exercised) and tuning
+// (how full the batches are).
+struct AffineBucketStats {
+  size_t stored = 0;   // into an empty bucket, free
+  size_t batched = 0;  // batch-affine additions
+  size_t batches = 0;  // inversions
+  size_t spilled = 0;  // mixed additions into the XYZZ buckets
+};
+
 template <class Curve>
 class AffineBuckets {
  public:
@@ -41,14 +51,16 @@ class AffineBuckets {
   using AffinePoint = ec::Affine<Curve>;
   using Xyzz = ec::Xyzz<Curve>;
 
-  // `buckets` empty buckets; batches of at most batch_size additions (≥ 1), and batches
-  // smaller than min_batch_size (≤ batch_size) not worth their inversion.
+  // `buckets` empty buckets; batches of at most batch_size additions, and batches smaller than
+  // min_batch_size not worth their inversion (both taken as at least 1, the minimum as at most
+  // the batch size).
   AffineBuckets(size_t buckets, size_t batch_size, size_t min_batch_size)
       : affine_(buckets, AffinePoint::infinity()),
         busy_(buckets, 0),
-        batch_size_(batch_size),
-        min_batch_size_(min_batch_size) {
-    batch_.reserve(batch_size);
+        batch_size_(std::max<size_t>(batch_size, 1)),
+        min_batch_size_(std::clamp<size_t>(min_batch_size, 1, batch_size_)) {
+    batch_buckets_.reserve(batch_size);
+    batch_points_.reserve(batch_size);
     queue_.reserve(batch_size);
     denominators_.reserve(batch_size);
   }
@@ -60,10 +72,10 @@ class AffineBuckets {
     if (busy_[bucket]) {
       queue_.push_back(op);
       if (queue_.size() >= batch_size_) {
-        if (batch_.size() >= min_batch_size_) {
+        if (batch_buckets_.size() >= min_batch_size_) {
           flush();
         } else {
-          spill(queue_);
+          spill_queue();
         }
       }
       return;
@@ -71,23 +83,23 @@ class AffineBuckets {
     AffinePoint& slot = affine_[bucket];
     if (slot.is_infinity()) {
       slot = point(op);
+      ++stats_.stored;
       return;
     }
-    busy_[bucket] = 1;
-    batch_.push_back(op);
-    if (batch_.size() == batch_size_) flush();
+    push_to_batch(op);
+    if (batch_buckets_.size() == batch_size_) flush();
   }
 
   // Completes every pending addition.
   void finish() {
     for (;;) {
-      if (batch_.size() >= min_batch_size_) {
+      if (batch_buckets_.size() >= min_batch_size_) {
         apply_batch();
       } else {
-        spill(batch_);
+        spill_batch();
       }
       refill_from_queue();
-      if (batch_.empty()) break;  // no bucket busy, so refilling took the whole queue
+      if (batch_buckets_.empty()) break;  // no bucket busy, so refilling took the whole queue
     }
   }
 
@@ -106,6 +118,8 @@ class AffineBuckets {
     return sum;
   }
 
+  const AffineBucketStats& stats() const { return stats_; }
+
  private:
   struct Pending {
     uint32_t bucket;
@@ -115,35 +129,44 @@ class AffineBuckets {
 
   static AffinePoint point(const Pending& op) { return op.negate ? -*op.point : *op.point; }
 
+  void push_to_batch(const Pending& op) {
+    busy_[op.bucket] = 1;
+    batch_buckets_.push_back(op.bucket);
+    batch_points_.push_back(point(op));
+  }
+
   // All pending additions of the batch: denominators, one batch inversion, the sums.
   void apply_batch() {
-    denominators_.resize(batch_.size());
-    for (size_t k = 0; k < batch_.size(); ++k) {
-      denominators_[k] = ec::affine_sum_denominator(affine_[batch_[k].bucket], point(batch_[k]));
+    const size_t size = batch_buckets_.size();
+    stats_.batched += size;
+    ++stats_.batches;
+    denominators_.resize(size);
+    for (size_t k = 0; k < size; ++k) {
+      denominators_[k] = ec::affine_sum_denominator(affine_[batch_buckets_[k]], batch_points_[k]);
     }
-    inverter_.invert(denominators_);
-    for (size_t k = 0; k < batch_.size(); ++k) {
-      AffinePoint& slot = affine_[batch_[k].bucket];
-      slot = ec::affine_sum(slot, point(batch_[k]), denominators_[k]);
-      busy_[batch_[k].bucket] = 0;
-    }
-    batch_.clear();
+    inverter_.for_each_inverse(denominators_, [&](size_t k, const Field& inverse) {
+      AffinePoint& slot = affine_[batch_buckets_[k]];
+      slot = ec::affine_sum(slot, batch_points_[k], inverse);
+      busy_[batch_buckets_[k]] = 0;
+    });
+    batch_buckets_.clear();
+    batch_points_.clear();
   }
 
   // Moves waiting points, in order, into the batch while it has room and their bucket is free.
   void refill_from_queue() {
     size_t kept = 0;
     for (const Pending& op : queue_) {
-      if (batch_.size() == batch_size_ || busy_[op.bucket]) {
+      if (batch_buckets_.size() == batch_size_ || busy_[op.bucket]) {
         queue_[kept++] = op;
         continue;
       }
       AffinePoint& slot = affine_[op.bucket];
       if (slot.is_infinity()) {
         slot = point(op);
+        ++stats_.stored;
       } else {
-        busy_[op.bucket] = 1;
-        batch_.push_back(op);
+        push_to_batch(op);
       }
     }
     queue_.resize(kept);
@@ -155,29 +178,41 @@ class AffineBuckets {
     do {
       apply_batch();
       refill_from_queue();
-    } while (batch_.size() == batch_size_);
-    if (queue_.size() >= batch_size_) spill(queue_);
+    } while (batch_buckets_.size() == batch_size_);
+    if (queue_.size() >= batch_size_) spill_queue();
   }
 
-  // Mixed additions into the XYZZ buckets; empties `ops`.
-  void spill(std::vector<Pending>& ops) {
+  // Mixed additions into the XYZZ buckets, in place of batch-affine ones.
+  Xyzz& spilled(uint32_t bucket) {
     if (spilled_.empty()) spilled_.assign(affine_.size(), Xyzz::infinity());
-    for (const Pending& op : ops) {
-      spilled_[op.bucket] += point(op);
-      if (&ops == &batch_) busy_[op.bucket] = 0;
+    return spilled_[bucket];
+  }
+  void spill_queue() {
+    for (const Pending& op : queue_) spilled(op.bucket) += point(op);
+    stats_.spilled += queue_.size();
+    queue_.clear();
+  }
+  void spill_batch() {
+    for (size_t k = 0; k < batch_buckets_.size(); ++k) {
+      spilled(batch_buckets_[k]) += batch_points_[k];
+      busy_[batch_buckets_[k]] = 0;
     }
-    ops.clear();
+    stats_.spilled += batch_buckets_.size();
+    batch_buckets_.clear();
+    batch_points_.clear();
   }
 
   std::vector<AffinePoint> affine_;  // the point at infinity, (0, 0), when empty
   std::vector<Xyzz> spilled_;        // allocated on the first spill
-  std::vector<uint8_t> busy_;        // 1 while the bucket has an addition in batch_
-  std::vector<Pending> batch_;
+  std::vector<uint8_t> busy_;        // 1 while the bucket has an addition in the open batch
+  std::vector<uint32_t> batch_buckets_;    // the open batch: bucket k += point k
+  std::vector<AffinePoint> batch_points_;  // (negated where the digit was)
   std::vector<Pending> queue_;
   std::vector<Field> denominators_;
   BatchInverter<Field> inverter_;
   size_t batch_size_;
   size_t min_batch_size_;
+  AffineBucketStats stats_;
 };
 
 }  // namespace cuzk::msm

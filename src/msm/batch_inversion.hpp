@@ -29,9 +29,20 @@ concept QuadraticExtension = requires(const Field& z) {
   { z.conjugate() } -> std::same_as<Field>;
 };
 
-// values[i] ← values[i]⁻¹ for non-zero values, with `prefix` as scratch (resized).
+// The field Montgomery's trick runs in: the base field for quadratic extensions.
 template <class Field>
-void invert_by_prefix_products(std::span<Field> values, std::vector<Field>& prefix) {
+struct TrickField {
+  using type = Field;
+};
+template <QuadraticExtension Field>
+struct TrickField<Field> {
+  using type = typename Field::Base;
+};
+
+// Calls use(i, values[i]⁻¹) for i from last to first, for non-zero values; `prefix` is
+// scratch (resized).
+template <class Field, class Use>
+void for_each_inverse(std::span<const Field> values, std::vector<Field>& prefix, Use&& use) {
   if (values.empty()) return;
   prefix.resize(values.size());
   Field acc = values[0];
@@ -43,41 +54,42 @@ void invert_by_prefix_products(std::span<Field> values, std::vector<Field>& pref
   for (size_t i = values.size(); i-- > 1;) {
     const Field value_inv = inv * prefix[i];
     inv *= values[i];
-    values[i] = value_inv;
+    use(i, value_inv);
   }
-  values[0] = inv;
+  use(size_t(0), inv);
 }
 
 }  // namespace detail
 
-// Inverts spans of non-zero field elements in place, reusing its scratch between calls. A zero
-// element gives garbage for the whole span (callers never pass one: they substitute a non-zero
+// Inverts spans of non-zero field elements, reusing its scratch between calls. A zero element
+// gives garbage for the whole span (callers never pass one: they substitute a non-zero
 // placeholder for additions that need no slope).
 template <class Field>
 class BatchInverter {
  public:
-  void invert(std::span<Field> values) {
+  // Calls use(i, values[i]⁻¹) for every i, from last to first: the caller consumes each
+  // inverse as it appears instead of storing it.
+  template <class Use>
+  void for_each_inverse(std::span<const Field> values, Use&& use) {
     if constexpr (detail::QuadraticExtension<Field>) {
       norms_.resize(values.size());
       for (size_t i = 0; i < values.size(); ++i) norms_[i] = values[i].norm();
-      detail::invert_by_prefix_products<typename Field::Base>(norms_, prefix_);
-      for (size_t i = 0; i < values.size(); ++i) values[i] = values[i].conjugate() * norms_[i];
+      detail::for_each_inverse<Scratch>(norms_, prefix_, [&](size_t i, const Scratch& norm_inv) {
+        use(i, values[i].conjugate() * norm_inv);
+      });
     } else {
-      detail::invert_by_prefix_products<Field>(values, prefix_);
+      detail::for_each_inverse<Field>(values, prefix_, use);
     }
   }
 
- private:
-  template <class F>
-  struct ScratchOf {
-    using type = F;
-  };
-  template <detail::QuadraticExtension F>
-  struct ScratchOf<F> {
-    using type = typename F::Base;
-  };
-  using Scratch = typename ScratchOf<Field>::type;  // the field the trick runs in
+  // values[i] ← values[i]⁻¹.
+  void invert(std::span<Field> values) {
+    for_each_inverse(std::span<const Field>(values),
+                     [&](size_t i, const Field& inverse) { values[i] = inverse; });
+  }
 
+ private:
+  using Scratch = typename detail::TrickField<Field>::type;
   std::vector<Scratch> norms_;  // used for extensions only
   std::vector<Scratch> prefix_;
 };

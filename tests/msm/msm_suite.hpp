@@ -283,6 +283,54 @@ TYPED_TEST_P(MsmTest, NegatedBasesCancel) {
   this->expect_all_paths(bases, scalars, naive_msm<Curve>(bases, scalars));
 }
 
+// Batch-affine accumulation forced at narrow and wide windows, with batches of one addition
+// and up: repeated bases (doublings inside a bucket), opposite bases (cancellations), bases at
+// infinity, scalars zero, one, −1 and repeated, against the naive sum and XYZZ accumulation.
+TYPED_TEST_P(MsmTest, BatchAffineAccumulationMatchesNaiveSum) {
+  using Curve = typename TestFixture::Curve;
+  using Fr = typename TestFixture::Fr;
+  using Affine = typename TestFixture::Affine;
+  const size_t n = TypeParam::kMedium;
+  const auto distinct = this->random_bases(6);
+  const std::vector<Fr> few = {Fr::zero(),     Fr::one(),       Fr::from_u64(2),
+                               Fr::from_u64(5), -Fr::one(),     Fr::random(this->rng_)};
+  std::vector<Affine> bases(n);
+  std::vector<Fr> scalars(n);
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned roll = unsigned(this->rng_() % 10);
+    const Affine& p = distinct[this->rng_() % distinct.size()];
+    bases[i] = roll == 0 ? Affine::infinity() : roll < 4 ? -p : p;
+    scalars[i] = this->rng_() % 4 == 0 ? Fr::random(this->rng_) : few[this->rng_() % few.size()];
+  }
+  const auto ints = this->canonical(scalars);
+  const auto expected = naive_msm<Curve>(bases, scalars);
+  for (unsigned c : {1u, 3u, 9u}) {
+    for (size_t batch : {1u, 4u, 64u}) {
+      SCOPED_TRACE("window bits " + std::to_string(c) + ", batch " + std::to_string(batch));
+      EXPECT_EQ(msm::pippenger<Curve>(bases, ints,
+                                      {.window_bits = c,
+                                       .accumulation = msm::BucketAccumulation::kBatchAffine,
+                                       .batch_size = batch}),
+                expected);
+    }
+    EXPECT_EQ(msm::pippenger<Curve>(
+                  bases, ints, {.window_bits = c, .accumulation = msm::BucketAccumulation::kXyzz}),
+              expected);
+  }
+  // Random inputs in both modes, at the default and a wide window.
+  const auto random_bases = this->random_bases(n);
+  const auto random_scalars = this->random_scalars(n);
+  const auto random_ints = this->canonical(random_scalars);
+  const auto random_expected = naive_msm<Curve>(random_bases, random_scalars);
+  for (auto mode : {msm::BucketAccumulation::kXyzz, msm::BucketAccumulation::kBatchAffine}) {
+    for (unsigned c : {0u, 11u}) {
+      EXPECT_EQ(msm::pippenger<Curve>(random_bases, random_ints,
+                                      {.window_bits = c, .accumulation = mode}),
+                random_expected);
+    }
+  }
+}
+
 TYPED_TEST_P(MsmTest, SumSelectedMatchesNaiveSum) {
   using Curve = typename TestFixture::Curve;
   const size_t n = TypeParam::kSumSize;
@@ -315,25 +363,33 @@ TYPED_TEST_P(MsmTest, ResultIsIndependentOfThreadCount) {
   const auto sum_bases = this->random_bases(TypeParam::kSumSize);
   const auto sum_selection = this->select_all(sum_bases.size());
   const msm::PippengerOptions chunked = {.window_bits = 6, .points_per_chunk = n / 7};
+  // Batch-affine tiles with small batches: queues and XYZZ spills in every tile.
+  const msm::PippengerOptions batched = {.window_bits = 9,
+                                         .points_per_chunk = n / 5,
+                                         .accumulation = msm::BucketAccumulation::kBatchAffine,
+                                         .batch_size = 7};
 
   struct Results {
-    typename TestFixture::Jacobian automatic, chunked, classified, sum;
+    typename TestFixture::Jacobian automatic, chunked, batched, classified, sum;
   };
   auto run = [&](size_t threads) {
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
     return Results{msm::pippenger<Curve>(bases, scalars),
                    msm::pippenger<Curve>(bases, scalars, chunked),
+                   msm::pippenger<Curve>(bases, scalars, batched),
                    msm::msm_with_classification<Curve>(bases, scalars),
                    msm::sum_selected<Curve>(sum_bases, sum_selection)};
   };
   const Results one = run(1), two = run(2);
   EXPECT_TRUE(this->same_representation(one.automatic, two.automatic));
   EXPECT_TRUE(this->same_representation(one.chunked, two.chunked));
+  EXPECT_TRUE(this->same_representation(one.batched, two.batched));
   EXPECT_TRUE(this->same_representation(one.classified, two.classified));
   EXPECT_TRUE(this->same_representation(one.sum, two.sum));
   const auto expected = naive_msm<Curve>(bases, scalars);
   EXPECT_EQ(two.automatic, expected);
   EXPECT_EQ(two.chunked, expected);
+  EXPECT_EQ(two.batched, expected);
   EXPECT_EQ(two.classified, expected);
   EXPECT_EQ(two.sum, naive_sum<Curve>(sum_bases));
 }
@@ -376,7 +432,8 @@ REGISTER_TYPED_TEST_SUITE_P(MsmTest, RandomInputsMatchNaiveSum, WindowWidthsAndC
                             ZeroScalarsGiveInfinity, OneScalarsGiveSumOfBases,
                             WitnessShapedScalarsMatchNaiveSum, BoundaryScalarsMatchNaiveSum,
                             BasesAtInfinityAreSkipped, DuplicatedBasesTakeTheDoublingPath,
-                            NegatedBasesCancel, SumSelectedMatchesNaiveSum,
+                            NegatedBasesCancel, BatchAffineAccumulationMatchesNaiveSum,
+                            SumSelectedMatchesNaiveSum,
                             ResultIsIndependentOfThreadCount, BadInputIsRejected);
 
 }  // namespace cuzk::test
