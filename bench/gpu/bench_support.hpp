@@ -70,19 +70,20 @@ std::vector<ec::Affine<PointCurve>> random_points(size_t count, std::mt19937_64&
   return points;
 }
 
-// A .zkey of the circuit's shape (snarkjs's domain, the circuit's coefficient section) whose
-// points are random (see above): what a real key of that circuit costs to prove with.
+// A .zkey for a circuit of this header (snarkjs's domain) whose points are random (see above):
+// what a real key of that circuit costs to prove with. It has no coefficient section: a caller
+// writing it to a file adds groth16::zkey_coefficients(r1cs) (the header alone is enough for
+// one that takes the matrices from the .r1cs, and needs far less host memory).
 template <class Curve>
-formats::Groth16Zkey<Curve> random_zkey(const formats::R1cs<Curve>& r1cs, std::mt19937_64& rng) {
+formats::Groth16Zkey<Curve> random_zkey(const formats::R1csHeader& r1cs, std::mt19937_64& rng) {
   using G1C = groth16::G1CurveOf<Curve>;
   using G2C = groth16::G2CurveOf<Curve>;
   formats::Groth16Zkey<Curve> key;
-  const uint32_t n_vars = r1cs.header.n_wires;
+  const uint32_t n_vars = r1cs.n_wires;
   key.header.n_vars = n_vars;
-  key.header.n_public = r1cs.header.n_public();
-  key.header.domain_size = uint32_t(1)
-                           << groth16::snarkjs_domain_log_size(r1cs.header.n_constraints,
-                                                               r1cs.header.n_public());
+  key.header.n_public = r1cs.n_public();
+  key.header.domain_size =
+      uint32_t(1) << groth16::snarkjs_domain_log_size(r1cs.n_constraints, r1cs.n_public());
   const auto g1 = random_points<G1C>(3, rng);
   const auto g2 = random_points<G2C>(3, rng);
   key.header.alpha1 = g1[0];
@@ -92,7 +93,6 @@ formats::Groth16Zkey<Curve> random_zkey(const formats::R1cs<Curve>& r1cs, std::m
   key.header.gamma2 = g2[1];
   key.header.delta2 = g2[2];
   key.ic = random_points<G1C>(key.header.n_public + 1, rng);
-  key.coefficients = groth16::zkey_coefficients(r1cs);
   key.a = random_points<G1C>(n_vars, rng);
   key.b1 = random_points<G1C>(n_vars, rng);
   key.b2 = random_points<G2C>(n_vars, rng);

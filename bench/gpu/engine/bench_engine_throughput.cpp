@@ -32,6 +32,7 @@
 #include "engine/cuda_backend.hpp"
 #include "engine/engine.hpp"
 #include "formats/wtns.hpp"
+#include "groth16/setup.hpp"
 #include "gpu/device_info.hpp"
 #include "util/error.hpp"
 
@@ -197,7 +198,8 @@ nlohmann::json run_size(const Options& o, unsigned log_n) {
   spec.constraints = (uint32_t(1) << log_n) - spec.public_inputs - 1;  // fills the domain
   spec.seed = log_n;
   const auto circuit = circuits::generate_circuit<Curve>(spec);
-  const auto key = bench::random_zkey(circuit.r1cs, rng);
+  auto key = bench::random_zkey<Curve>(circuit.r1cs.header, rng);
+  key.coefficients = groth16::zkey_coefficients(circuit.r1cs);
   fs::create_directories(o.dir);
   const fs::path zkey = o.dir / ("bench_" + o.curve + "_" + std::to_string(log_n) + ".zkey");
   formats::write_zkey<Curve>(zkey, key);

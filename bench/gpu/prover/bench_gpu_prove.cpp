@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -80,31 +81,45 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs)
   const uint32_t public_inputs = 1;
   const uint32_t n = uint32_t(1) << log_n;
 
+  // Host data lives only until it is uploaded: at 2^27 the key's points alone are 77 GB.
   auto t = Clock::now();
-  circuits::SyntheticSpec spec;
-  spec.shape = circuits::Shape::kPorep;
-  spec.constraints = n - public_inputs - 1;  // the binding rows fill the domain exactly
-  spec.public_inputs = public_inputs;
-  spec.seed = log_n;
-  const auto circuit = circuits::generate_circuit<Curve>(spec);
-  // The zkey convention: A (with binding rows) and B; c = a∘b.
-  auto host = gpu::prover::host_circuit_from_r1cs(circuit.r1cs);
-  host.c.reset();
-  std::printf("2^%u: circuit generated in %.0f ms\n", log_n, ms_since(t));
-
+  std::optional<gpu::prover::DeviceCircuit<Fr>> device_circuit_slot;
+  std::optional<gpu::prover::DeviceProvingKey<Curve>> device_key_slot;
+  std::optional<gpu::prover::PinnedWitness<Fr>> witness_slot;
+  formats::R1csHeader header;
+  {
+    circuits::SyntheticSpec spec;
+    spec.shape = circuits::Shape::kPorep;
+    spec.constraints = n - public_inputs - 1;  // the binding rows fill the domain exactly
+    spec.public_inputs = public_inputs;
+    spec.seed = log_n;
+    const auto circuit = circuits::generate_circuit<Curve>(spec);
+    std::printf("2^%u: circuit generated in %.0f ms\n", log_n, ms_since(t));
+    t = Clock::now();
+    {
+      // The zkey convention: A (with binding rows) and B; c = a∘b.
+      auto host = gpu::prover::host_circuit_from_r1cs(circuit.r1cs);
+      host.c.reset();
+      device_circuit_slot.emplace(gpu::prover::DeviceCircuit<Fr>::upload(host));
+    }
+    witness_slot.emplace(circuit.witness.size());
+    witness_slot->assign_montgomery(circuit.witness);
+    header = circuit.r1cs.header;
+  }
+  {
+    const auto key = bench::random_zkey<Curve>(header, rng);
+    std::printf("2^%u: random key in %.0f ms\n", log_n, ms_since(t));
+    device_key_slot.emplace(gpu::prover::DeviceProvingKey<Curve>::upload(key));
+  }
+  const auto& device_circuit = *device_circuit_slot;
+  const auto& device_key = *device_key_slot;
+  const auto& witness = *witness_slot;
   t = Clock::now();
-  const formats::Groth16Zkey<Curve> key = bench::random_zkey(circuit.r1cs, rng);
-  std::printf("2^%u: random key in %.0f ms\n", log_n, ms_since(t));
-
-  t = Clock::now();
-  const auto device_circuit = gpu::prover::DeviceCircuit<Fr>::upload(host);
-  const auto device_key = gpu::prover::DeviceProvingKey<Curve>::upload(key);
   const gpu::ntt::DeviceDomain<Fr> domain(log_n, gpu::ntt::Convention::kSnarkjs);
-  auto buffers = gpu::prover::PartitionBuffers<Curve>::allocate(gpu::prover::partition_shape(device_circuit));
-  gpu::prover::PinnedWitness<Fr> witness(circuit.witness.size());
-  witness.assign_montgomery(circuit.witness);
+  auto buffers = gpu::prover::PartitionBuffers<Curve>::allocate(
+      gpu::prover::partition_shape(device_circuit));
   gpu::Stream stream;
-  std::printf("2^%u: uploads in %.0f ms\n%s", log_n, ms_since(t),
+  std::printf("2^%u: domain and buffers in %.0f ms\n%s", log_n, ms_since(t),
               device_circuit.describe().c_str());
 
   gpu::prover::GpuProveOptions<Curve> options;

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Measurements on a GPU machine beyond the standard benchmarks (scripts/gpu-bench.sh), by name:
+#
+#   scripts/gpu-measure.sh BUILD_DIR STEP...      (run from the repository root)
+#
+#   build        configure BUILD_DIR as scripts/gpu-check.sh does and build the cuzk command and
+#                the GPU benchmarks
+#   cpu-vs-gpu   the whole `cuzk prove` command on the CPU and on the GPU, same files: a porep-
+#                like circuit of 2^LOG_N − 2 constraints (LOG_N=20), a real development key
+#                (`cuzk setup`), both proofs verified; JSON of both runs in $OUT/cpu_vs_gpu_*.json
+#   window-sweep the G1 MSM at 2^22, 2^24, 2^26 and the G2 MSM at 2^22 (BLS12-381, random
+#                scalars) for every window width in WINDOWS (default 12..18):
+#                $OUT/msm_window_<c>.json
+#   partition    bench_gpu_prove at PARTITION_LOGS (default 27): $OUT/prove_<logs>.json
+#
+# Environment: OUT (default BUILD_DIR/gpu-measure), CUZK_BENCH_COMMIT / CUZK_BENCH_DATE label the
+# JSON. .deps/ in the repository root is used as in scripts/gpu-check.sh.
+set -uo pipefail
+
+BUILD_DIR=${1:?usage: scripts/gpu-measure.sh BUILD_DIR STEP...}
+shift
+OUT=${OUT:-$BUILD_DIR/gpu-measure}
+mkdir -p "$OUT"
+export CUZK_BENCH_COMMIT=${CUZK_BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+export CUZK_BENCH_DATE=${CUZK_BENCH_DATE:-$(date -u +%Y-%m-%d)}
+CMAKE_PREFIX_ARGS=()
+if [[ -d .deps ]]; then
+  DEPS=$(pwd)/.deps
+  export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  CMAKE_PREFIX_ARGS=("-DCMAKE_PREFIX_PATH=$DEPS;$DEPS/usr")
+fi
+fail() {
+  printf '\nGPU MEASURE FAILED: %s\n' "$*"
+  exit 1
+}
+status=0
+
+for step in "$@"; do
+  printf '\n==== %s ====\n' "$step"
+  case $step in
+    build)
+      cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DCUZK_BUILD_SERVICE=OFF \
+        -DCUZK_BUILD_FUZZERS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 "${CMAKE_PREFIX_ARGS[@]}" >"$OUT/configure.log" ||
+        fail "configuration (see $OUT/configure.log)"
+      cmake --build "$BUILD_DIR" --target cuzk cuzk_gpu_benches -j "$(nproc)" >"$OUT/build.log" 2>&1 ||
+        fail "build (see $OUT/build.log)"
+      ;;
+    cpu-vs-gpu)
+      log_n=${LOG_N:-20}
+      dir=$OUT/cpu-vs-gpu
+      mkdir -p "$dir"
+      cuzk=$BUILD_DIR/cuzk
+      "$cuzk" gen --curve bls12_381 --shape porep --constraints $(((1 << log_n) - 2)) --public 1 \
+        --r1cs "$dir/circuit.r1cs" --wtns "$dir/witness.wtns" || status=1
+      time "$cuzk" setup "$dir/circuit.r1cs" "$dir/circuit.zkey" "$dir/vk.json" || status=1
+      for backend in cpu cuda; do
+        for run in 1 2 3; do
+          "$cuzk" prove --backend $backend --json "$dir/circuit.zkey" "$dir/witness.wtns" \
+            "$dir/proof_$backend.json" "$dir/public_$backend.json" >"$OUT/cpu_vs_gpu_${backend}_$run.json" || status=1
+        done
+        "$cuzk" verify "$dir/vk.json" "$dir/public_$backend.json" "$dir/proof_$backend.json" || status=1
+      done
+      ;;
+    window-sweep)
+      for c in ${WINDOWS:-12 13 14 15 16 17 18}; do
+        "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 22,24,26 --g2 22 --curves bls12_381 \
+          --shapes random --runs 5 --window "$c" --json "$OUT/msm_window_$c.json" >"$OUT/msm_window_$c.log" 2>&1 ||
+          status=1
+        grep -E "median|ms" "$OUT/msm_window_$c.log" | head -5
+      done
+      ;;
+    partition)
+      logs=${PARTITION_LOGS:-27}
+      "$BUILD_DIR/bench/gpu/prover/bench_gpu_prove" --runs 3 --json "$OUT/prove_${logs// /_}.json" $logs || status=1
+      ;;
+    *) fail "unknown step $step" ;;
+  esac
+done
+[[ $status -eq 0 ]] || fail "a step failed (see above)"
+printf '\nGPU MEASURE DONE: results in %s\n' "$OUT"
