@@ -24,6 +24,7 @@
 // Thread-safety: one object per tile, used by one thread.
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -103,18 +104,25 @@ class AffineBuckets {
     }
   }
 
-  // Σ_j (j + 1)·B_j over the buckets (after finish()) as running sums
-  // R_j = B_top + ... + B_j, Σ_j R_j: a mixed and a full XYZZ addition per bucket (one more
-  // for the buckets that have an XYZZ part).
-  Xyzz weighted_sum() const {
-    const bool spilled = !spilled_.empty();
-    Xyzz running = Xyzz::infinity();
-    Xyzz sum = Xyzz::infinity();
-    for (size_t j = affine_.size(); j-- > 0;) {
-      running += affine_[j];
-      if (spilled) running += spilled_[j];
-      sum += running;
-    }
+  // Σ_j (j + 1)·B_j over the buckets, after finish().
+  //
+  // lanes ≤ 1: running sums R_j = B_top + ... + B_j and Σ_j R_j, a mixed and a full XYZZ
+  // addition per bucket (12M + 2S and 8M + 2S).
+  //
+  // lanes = S ≥ 2: the buckets are cut into S segments of L = ⌈m/S⌉, and the running sums of
+  // all segments advance together, so that each step is a batch of S independent affine
+  // additions with one inversion (two steps per bucket: R_s += B_j, then T_s += R_s). Segment s
+  // then holds R_s = Σ B_j and T_s = Σ (j − sL + 1)·B_j over its buckets, and
+  //   Σ_j (j + 1)·B_j = Σ_s T_s + L·Σ_s s·R_s,
+  // the last sum by running sums over the segments (XYZZ) and L by double-and-add. Per bucket
+  // 2·(5M + 1S) plus 2 inversions per L buckets, against 20M + 4S for XYZZ: on G2, whose
+  // inversion costs few multiplications of Fp2, that halves the reduction.
+  //
+  // The XYZZ buckets, if any were used, are reduced by running sums and added.
+  Xyzz weighted_sum(size_t lanes = 0) {
+    Xyzz sum = lanes >= 2 && affine_.size() >= 2 * lanes ? lane_weighted_sum(lanes)
+                                                          : running_weighted_sum(affine_);
+    if (!spilled_.empty()) sum += running_weighted_sum(spilled_);
     return sum;
   }
 
@@ -200,6 +208,71 @@ class AffineBuckets {
     stats_.spilled += batch_buckets_.size();
     batch_buckets_.clear();
     batch_points_.clear();
+  }
+
+  template <class Point>
+  static Xyzz running_weighted_sum(const std::vector<Point>& buckets) {
+    Xyzz running = Xyzz::infinity();
+    Xyzz sum = Xyzz::infinity();
+    for (size_t j = buckets.size(); j-- > 0;) {
+      running += buckets[j];
+      sum += running;
+    }
+    return sum;
+  }
+
+  // lanes[s] += *addend(s) for every s where addend(s) is not null, as one batch.
+  template <class Addend>
+  void add_across_lanes(std::vector<AffinePoint>& lanes, Addend&& addend) {
+    for (size_t s = 0; s < lanes.size(); ++s) {
+      const AffinePoint* p = addend(s);
+      if (p == nullptr || p->is_infinity()) continue;
+      if (lanes[s].is_infinity()) {
+        lanes[s] = *p;
+        continue;
+      }
+      batch_buckets_.push_back(uint32_t(s));
+      batch_points_.push_back(*p);
+    }
+    denominators_.resize(batch_buckets_.size());
+    for (size_t k = 0; k < batch_buckets_.size(); ++k) {
+      denominators_[k] = ec::affine_sum_denominator(lanes[batch_buckets_[k]], batch_points_[k]);
+    }
+    inverter_.for_each_inverse(denominators_, [&](size_t k, const Field& inverse) {
+      AffinePoint& lane = lanes[batch_buckets_[k]];
+      lane = ec::affine_sum(lane, batch_points_[k], inverse);
+    });
+    batch_buckets_.clear();
+    batch_points_.clear();
+  }
+
+  Xyzz lane_weighted_sum(size_t lanes) {
+    const size_t m = affine_.size();
+    const size_t segment = (m + lanes - 1) / lanes;
+    std::vector<AffinePoint> running(lanes, AffinePoint::infinity());
+    std::vector<AffinePoint> weighted(lanes, AffinePoint::infinity());
+    for (size_t offset = segment; offset-- > 0;) {  // top of each segment first
+      add_across_lanes(running, [&](size_t s) -> const AffinePoint* {
+        const size_t j = s * segment + offset;
+        return j < m ? &affine_[j] : nullptr;
+      });
+      add_across_lanes(weighted, [&](size_t s) -> const AffinePoint* { return &running[s]; });
+    }
+    Xyzz sum = Xyzz::infinity();
+    for (const AffinePoint& t : weighted) sum += t;
+    // Σ_s s·R_s = Σ_(s ≥ 1) (R_(S−1) + ... + R_s)
+    Xyzz suffix = Xyzz::infinity();
+    Xyzz by_segment = Xyzz::infinity();
+    for (size_t s = lanes; s-- > 1;) {
+      suffix += running[s];
+      by_segment += suffix;
+    }
+    Xyzz times_segment = Xyzz::infinity();
+    for (size_t bit = std::bit_width(segment); bit-- > 0;) {
+      times_segment = times_segment.dbl();
+      if ((segment >> bit) & 1) times_segment += by_segment;
+    }
+    return sum + times_segment;
   }
 
   std::vector<AffinePoint> affine_;  // the point at infinity, (0, 0), when empty

@@ -60,6 +60,9 @@ struct PippengerOptions {
   size_t points_per_chunk = 0;  // 0: from n and the window (tuning.hpp)
   BucketAccumulation accumulation = BucketAccumulation::kAuto;
   size_t batch_size = 0;  // batch-affine additions per batch; 0: batch_affine_size(c)
+  // Batch-affine reduction of the buckets (AffineBuckets::weighted_sum): 0: reduction_lanes(c);
+  // 1: XYZZ running sums; S ≥ 2: S lanes.
+  size_t reduction_lanes = 0;
 };
 
 // How one MSM is cut into tiles, and how each tile fills its buckets.
@@ -69,6 +72,7 @@ struct PippengerPlan {
   size_t chunk_points;
   size_t chunks;
   size_t batch_size;  // 0: XYZZ buckets; else batch-affine with batches of this many additions
+  size_t reduction_lanes;  // batch-affine only: see AffineBuckets::weighted_sum
 };
 
 template <class Curve>
@@ -96,7 +100,9 @@ PippengerPlan plan_pippenger(size_t n, const PippengerOptions& options) {
       (options.accumulation == BucketAccumulation::kAuto && c >= kBatchAffineMinWindowBits);
   const size_t batch_size =
       !batch_affine ? 0 : options.batch_size != 0 ? options.batch_size : batch_affine_size(c);
-  return {c, windows, chunk_points, chunks, batch_size};
+  const size_t lanes =
+      options.reduction_lanes != 0 ? options.reduction_lanes : reduction_lanes(c);
+  return {c, windows, chunk_points, chunks, batch_size, lanes};
 }
 
 namespace detail {
@@ -133,7 +139,7 @@ template <class Curve>
 ec::Xyzz<Curve> window_tile_batch_affine(std::span<const ec::Affine<Curve>> bases,
                                          std::span<const ScalarInt<Curve>> scalars, unsigned c,
                                          unsigned w, size_t begin, size_t end,
-                                         size_t batch_size) {
+                                         size_t batch_size, size_t lanes) {
   AffineBuckets<Curve> buckets(size_t(1) << (c - 1), batch_size,
                                std::min(batch_size, kMinBatchAffinePairs));
   for (size_t i = begin; i < end; ++i) {
@@ -142,7 +148,7 @@ ec::Xyzz<Curve> window_tile_batch_affine(std::span<const ec::Affine<Curve>> base
     buckets.add(size_t(digit > 0 ? digit - 1 : -digit - 1), bases[i], digit < 0);
   }
   buckets.finish();
-  return buckets.weighted_sum();
+  return buckets.weighted_sum(lanes);
 }
 
 // The MSM proper, for scalars already known to be canonical and of the bases' length.
@@ -167,7 +173,8 @@ ec::Jacobian<Curve> pippenger_canonical(std::span<const ec::Affine<Curve>> bases
       tile_sums[t] = plan.batch_size == 0
                          ? window_tile_xyzz<Curve>(bases, scalars, plan.window_bits, w, begin, end)
                          : window_tile_batch_affine<Curve>(bases, scalars, plan.window_bits, w,
-                                                           begin, end, plan.batch_size);
+                                                           begin, end, plan.batch_size,
+                                                           plan.reduction_lanes);
     }
   };
   if (n < kMinParallelPoints) {

@@ -90,6 +90,16 @@ inline constexpr size_t kMinBatchAffinePairs = 40;
 // be long enough that its one inversion (about 300 multiplications with binary Euclid) is a
 // small share of it.
 inline constexpr unsigned kBatchAffineMinWindowBits = 9;
+
+// Lanes of the batch-affine bucket reduction (AffineBuckets::weighted_sum) for 2^(c−1)
+// buckets: each of the 2^(c−1)/S steps pays an inversion, each lane about three XYZZ additions
+// at the end, so S ≈ √(2^(c−1)·inversion/XYZZ addition); 0 (XYZZ running sums) below
+// kMinReductionLanes lanes, where the batches are too short.
+inline constexpr size_t kMinReductionLanes = 32;
+constexpr size_t reduction_lanes(unsigned c) {
+  const size_t lanes = size_t(1) << ((c - 1 + 1) / 2 + 1);  // 2^(⌈(c−1)/2⌉ + 1)
+  return c >= 2 && lanes >= kMinReductionLanes ? lanes : 0;
+}
 inline constexpr size_t kMaxBatchAffineSize = 1024;
 constexpr size_t batch_affine_size(unsigned c) {
   const size_t quarter_of_buckets = c >= 3 ? size_t(1) << (c - 3) : 1;

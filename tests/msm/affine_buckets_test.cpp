@@ -1,7 +1,8 @@
 // The pieces of batch-affine accumulation on their own: BatchInverter (both the prime-field
 // trick and the norm route of Fp2) and AffineBuckets driven with chosen sequences of
 // additions, so that each path (stored into an empty bucket, batched, spilled into the XYZZ
-// buckets, doubling, cancellation) is known to run, each checked against plain sums.
+// buckets, doubling, cancellation) is known to run, each checked against plain sums, through
+// both reductions (running sums and lanes).
 
 #include <gtest/gtest.h>
 
@@ -65,8 +66,11 @@ class AffineBucketsTest : public ::testing::Test {
     for (size_t j = 0; j < buckets; ++j) {
       expected += ec::scalar_mul<Curve>(expected_buckets[j], Fr::from_u64(j + 1));
     }
-    EXPECT_EQ(accumulator.weighted_sum().to_jacobian(), expected)
-        << "batch " << batch_size << ", minimum " << min_batch_size;
+    // Both reductions: running sums, and lanes (dividing the bucket count or not).
+    for (size_t lanes : {1, 2, 3, 7}) {
+      EXPECT_EQ(accumulator.weighted_sum(lanes).to_jacobian(), expected)
+          << "batch " << batch_size << ", minimum " << min_batch_size << ", lanes " << lanes;
+    }
     return accumulator.stats();
   }
 };
@@ -161,9 +165,23 @@ TYPED_TEST_P(AffineBucketsTest, MixedInputsTakeEveryPath) {
   }
 }
 
+// The lane reduction on bucket contents that make its batches degenerate: every bucket the
+// same point (the running sums of all lanes equal, so T_s += R_s doubles), and buckets that
+// cancel within a segment (R_s back to infinity).
+TYPED_TEST_P(AffineBucketsTest, LaneReductionHandlesEqualAndOppositeSums) {
+  const auto points = this->random_points(2);
+  std::vector<typename TestFixture::Addition> same;
+  for (size_t j = 0; j < 64; ++j) same.push_back({j, 0, false});
+  this->check(64, points, same, 16, 16);
+  std::vector<typename TestFixture::Addition> cancelling;
+  for (size_t j = 0; j < 64; ++j) cancelling.push_back({j, j % 4 < 2 ? 0u : 1u, j % 2 == 1});
+  this->check(64, points, cancelling, 16, 16);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(AffineBucketsTest, BatchInverterInvertsEveryElement,
                             DistinctPointsAreBatched, RepeatedPointDoublesOrSpills,
-                            OppositePointsCancel, MixedInputsTakeEveryPath);
+                            OppositePointsCancel, MixedInputsTakeEveryPath,
+                            LaneReductionHandlesEqualAndOppositeSums);
 
 INSTANTIATE_TYPED_TEST_SUITE_P(Bls12381G1, AffineBucketsTest, Bls12381G1);
 INSTANTIATE_TYPED_TEST_SUITE_P(Bls12381G2, AffineBucketsTest, Bls12381G2);

@@ -312,6 +312,16 @@ TYPED_TEST_P(MsmTest, BatchAffineAccumulationMatchesNaiveSum) {
                                        .accumulation = msm::BucketAccumulation::kBatchAffine,
                                        .batch_size = batch}),
                 expected);
+      // Both bucket reductions: running sums and lanes.
+      for (size_t lanes : {1u, 2u, 8u}) {
+        EXPECT_EQ(msm::pippenger<Curve>(bases, ints,
+                                        {.window_bits = c,
+                                         .accumulation = msm::BucketAccumulation::kBatchAffine,
+                                         .batch_size = batch,
+                                         .reduction_lanes = lanes}),
+                  expected)
+            << "lanes " << lanes;
+      }
     }
     EXPECT_EQ(msm::pippenger<Curve>(
                   bases, ints, {.window_bits = c, .accumulation = msm::BucketAccumulation::kXyzz}),
