@@ -7,8 +7,10 @@
 //   sorting       W·n (key, value) pairs of 32 + 32 bits, radix over ⌈log2 W⌉ + c + 1 bits
 // At 2^24 and c = 16 (16 windows of 2^15 buckets): 2.7·10^8 mixed additions against 10^6 for the
 // reduction. The table follows the model (c ≈ log2 n − 8, the reduction 1/100 of the
-// accumulation) and is NOT yet measured on the H200: sweep with `bench_gpu_msm --window` and
-// replace the entries by the measured optima.
+// accumulation) below 2^22; from 2^22 up it is measured on the H200 (BLS12-381, random
+// scalars, c = 12..18; bench/results/2026-11-29_h200_7dee10c_msm_window_sweep.json): G1 is
+// fastest at c = 16 for 2^22, 2^24 and 2^26 (c = 15 costs 5%, 17 1-4%, 12 up to 36%); G2 at
+// 2^22 at c = 17 (193 ms; 196 at c = 16, 211 at c = 15). One table serves both groups.
 
 #include <bit>
 #include <cstddef>
@@ -24,7 +26,7 @@ struct WindowTuningEntry {
 };
 
 inline constexpr WindowTuningEntry kWindowTable[] = {
-    {4, 3}, {8, 5}, {10, 7}, {12, 8}, {14, 9}, {16, 10}, {18, 11}, {20, 13}, {22, 15}, {64, 16},
+    {4, 3}, {8, 5}, {10, 7}, {12, 8}, {14, 9}, {16, 10}, {18, 11}, {20, 13}, {64, 16},
 };
 
 // The window width for n points, from kWindowTable.
