@@ -1,4 +1,4 @@
-// CPU MSM benchmarks: G1 at 2^12, 2^16, 2^18 and G2 at 2^12, 2^16, both curves, with random
+// CPU MSM benchmarks: G1 and G2 at 2^12, 2^16, 2^18, both curves, with random
 // scalars (Pippenger) and PoRep-shaped scalars (70% zero, 25% one, 5% random; the classified
 // MSM), plus the ones-only batch addition. JSON with --benchmark_out=<file>.
 //
@@ -124,7 +124,7 @@ template <class Curve>
 void register_sweep(const std::string& name, int max_log_n) {
   auto* bench = benchmark::RegisterBenchmark(("tune/" + name).c_str(), window_sweep<Curve>);
   for (int log_n = 8; log_n <= max_log_n; log_n += 2) {
-    const int best = int(window_bits_for(size_t(1) << log_n));
+    const int best = int(window_bits_for(size_t(1) << log_n, coordinate_field<Curve>()));
     for (int c = std::max(2, best - 3); c <= std::min<int>(kMaxWindowBits, best + 3); ++c) {
       bench->Args({log_n, c});
     }
@@ -155,11 +155,12 @@ int main(int argc, char** argv) {
     msm::register_sweep<bls12_381::G1Curve>("bls12_381_g1", 20);
     msm::register_sweep<bn254::G1Curve>("bn254_g1", 20);
     msm::register_sweep<bls12_381::G2Curve>("bls12_381_g2", 16);
+    msm::register_sweep<bn254::G2Curve>("bn254_g2", 16);
   } else {
     msm::register_group<bls12_381::G1Curve>("msm_g1", "bls12_381", {12, 16, 18});
     msm::register_group<bn254::G1Curve>("msm_g1", "bn254", {12, 16, 18});
-    msm::register_group<bls12_381::G2Curve>("msm_g2", "bls12_381", {12, 16});
-    msm::register_group<bn254::G2Curve>("msm_g2", "bn254", {12, 16});
+    msm::register_group<bls12_381::G2Curve>("msm_g2", "bls12_381", {12, 16, 18});
+    msm::register_group<bn254::G2Curve>("msm_g2", "bn254", {12, 16, 18});
   }
   int count = int(args.size());
   benchmark::Initialize(&count, args.data());

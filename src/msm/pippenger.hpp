@@ -9,11 +9,14 @@
 // Jacobian coordinates (dbl 2M + 5S).
 //
 // Bucket accumulation, the bulk of the work (W·n additions against W·2^c for the rest):
-//   batch-affine (affine_buckets.hpp), for windows of kBatchAffineMinWindowBits and more:
-//     affine buckets, slopes inverted a batch at a time; 5M + 1S per addition;
+//   batch-affine (affine_buckets.hpp), for wide enough windows: affine buckets, slopes
+//     inverted a batch at a time; 5M + 1S per addition; and the bucket reduction in lanes of
+//     batch-affine additions;
 //   XYZZ, for narrower windows, where the buckets are too few to fill a batch of independent
 //     additions: mixed additions into XYZZ buckets, 8M + 2S.
-// The choice and the batch size come from tuning.hpp; PippengerOptions can force either.
+// The choice, the window and the batch sizes come from tuning.hpp, by size and by coordinate
+// field (G2's cheaper inversions make batch-affine pay earlier); PippengerOptions can force
+// either.
 //
 // Parallelism: tiles of (window, chunk of points), run with oneTBB; each tile writes its sum to
 // its own slot and the slots are added in a fixed order, so the result (its coordinates, not
@@ -38,6 +41,7 @@
 #include "ec/xyzz.hpp"
 #include "ff/bigint.hpp"
 #include "msm/affine_buckets.hpp"
+#include "msm/batch_inversion.hpp"
 #include "msm/signed_digits.hpp"
 #include "msm/tuning.hpp"
 #include "util/error.hpp"
@@ -50,13 +54,13 @@ using ScalarInt = typename Curve::Scalar::Int;
 
 // How the buckets are filled (see the top of this file).
 enum class BucketAccumulation {
-  kAuto,         // batch-affine for windows of kBatchAffineMinWindowBits bits and more
+  kAuto,         // batch-affine from batch_affine_min_window_bits (tuning.hpp) on
   kXyzz,         // mixed additions into XYZZ buckets
   kBatchAffine,  // batch-affine at any width
 };
 
 struct PippengerOptions {
-  unsigned window_bits = 0;     // 1..kMaxWindowBits; 0: window_bits_for(n)
+  unsigned window_bits = 0;     // 1..kMaxWindowBits; 0: window_bits_for(n, field)
   size_t points_per_chunk = 0;  // 0: from n and the window (tuning.hpp)
   BucketAccumulation accumulation = BucketAccumulation::kAuto;
   size_t batch_size = 0;  // batch-affine additions per batch; 0: batch_affine_size(c)
@@ -75,10 +79,18 @@ struct PippengerPlan {
   size_t reduction_lanes;  // batch-affine only: see AffineBuckets::weighted_sum
 };
 
+// The coordinate field of a group, for the tuning tables.
+template <class Curve>
+constexpr CoordinateField coordinate_field() {
+  return detail::QuadraticExtension<typename Curve::Base> ? CoordinateField::kQuadratic
+                                                          : CoordinateField::kPrime;
+}
+
 template <class Curve>
 PippengerPlan plan_pippenger(size_t n, const PippengerOptions& options) {
   constexpr size_t kScalarBits = Curve::Scalar::kBits;
-  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(n);
+  constexpr CoordinateField kField = coordinate_field<Curve>();
+  const unsigned c = options.window_bits != 0 ? options.window_bits : window_bits_for(n, kField);
   if (c > kMaxWindowBits) {
     CUZK_INVALID_INPUT("pippenger: window of " + std::to_string(c) + " bits; at most " +
                        std::to_string(kMaxWindowBits) + " are supported");
@@ -97,7 +109,8 @@ PippengerPlan plan_pippenger(size_t n, const PippengerOptions& options) {
   if (chunk_points != 0) chunks = (n + chunk_points - 1) / chunk_points;
   const bool batch_affine =
       options.accumulation == BucketAccumulation::kBatchAffine ||
-      (options.accumulation == BucketAccumulation::kAuto && c >= kBatchAffineMinWindowBits);
+      (options.accumulation == BucketAccumulation::kAuto &&
+       c >= batch_affine_min_window_bits(kField));
   const size_t batch_size =
       !batch_affine ? 0 : options.batch_size != 0 ? options.batch_size : batch_affine_size(c);
   const size_t lanes =

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -97,15 +98,35 @@ TEST(SignedDigits, KnownDigits) {
 }
 
 TEST(WindowTuning, WidthsGrowWithSizeWithinLimits) {
-  unsigned previous = 1;
-  for (size_t log_n = 0; log_n <= 40; ++log_n) {
-    const unsigned c = window_bits_for(size_t(1) << log_n);
-    EXPECT_GE(c, previous) << "n = 2^" << log_n;
-    EXPECT_GE(c, 1u);
-    EXPECT_LE(c, kMaxWindowBits);
-    previous = c;
+  for (CoordinateField field : {CoordinateField::kPrime, CoordinateField::kQuadratic}) {
+    unsigned previous = 1;
+    for (size_t log_n = 0; log_n <= 40; ++log_n) {
+      const unsigned c = window_bits_for(size_t(1) << log_n, field);
+      EXPECT_GE(c, previous) << "n = 2^" << log_n;
+      EXPECT_GE(c, 1u);
+      EXPECT_LE(c, kMaxWindowBits);
+      previous = c;
+    }
+    EXPECT_EQ(window_bits_for(0, field), window_bits_for(1, field));
   }
-  EXPECT_EQ(window_bits_for(0), window_bits_for(1));
+}
+
+// Batch-affine parameters stay in range at every width: batches of at least one addition and
+// at most a quarter of the buckets (beyond the smallest windows), reduction lanes either off or
+// at least kMinReductionLanes and at most the buckets.
+TEST(WindowTuning, BatchAffineParametersWithinLimits) {
+  for (unsigned c = 1; c <= kMaxWindowBits; ++c) {
+    const size_t buckets = size_t(1) << (c - 1);
+    EXPECT_GE(batch_affine_size(c), 1u) << c;
+    EXPECT_LE(batch_affine_size(c), std::max<size_t>(1, buckets / 4)) << c;
+    const size_t lanes = reduction_lanes(c);
+    if (lanes != 0) {
+      EXPECT_GE(lanes, kMinReductionLanes) << c;
+      EXPECT_LE(lanes, buckets) << c;
+    }
+  }
+  EXPECT_LE(batch_affine_min_window_bits(CoordinateField::kQuadratic),
+            batch_affine_min_window_bits(CoordinateField::kPrime));
 }
 
 }  // namespace
