@@ -73,6 +73,7 @@ std::unique_ptr<Engine> Engine::create(const EngineOptions& options,
     b.carve_vram_arena(d, arena);
     memory.vram_arena_bytes.push_back(arena);
     impl->locks.push_back(std::make_unique<GpuLocks>(d));
+    impl->out_of_service.push_back(std::make_unique<std::atomic<bool>>(false));
   }
   impl->memory = MemoryBudget::create(memory);
   impl->keys = KeyStore::create(options.keys, b);
@@ -254,6 +255,24 @@ bool Engine::wait_idle(std::chrono::milliseconds timeout) {
   return m.jobs_changed.wait_for(lock, timeout, [&] { return m.active_jobs == 0; });
 }
 
+bool Engine::stop_gpu(int device) {
+  Impl& m = *impl_;
+  if (device < 0 || device >= int(m.out_of_service.size())) {
+    CUZK_INVALID_INPUT("stop_gpu: there is no GPU " + std::to_string(device));
+  }
+  std::lock_guard lock(m.service_mutex);
+  if (m.out_of_service[size_t(device)]->load()) return false;
+  int in_service = 0;
+  for (const auto& flag : m.out_of_service) in_service += flag->load() ? 0 : 1;
+  if (in_service == 1) {
+    CUZK_INVALID_INPUT("stop_gpu: GPU " + std::to_string(device) +
+                       " is the last one in service; cancel the jobs or shut down instead");
+  }
+  m.out_of_service[size_t(device)]->store(true);
+  m.scheduler->wake_all();
+  return true;
+}
+
 void Engine::preload_key(const KeyId& id) { impl_->keys->preload(id); }
 bool Engine::evict_key(const KeyId& id) { return impl_->keys->evict(id); }
 const Timeline& Engine::timeline() const { return impl_->timeline; }
@@ -277,6 +296,7 @@ EngineStatus Engine::status() const {
     g.arena_peak = m.memory->vram(d).peak();
     g.workers = m.options.workers_per_gpu;
     g.busy_fraction = m.timeline.gpu_busy_fraction(d, from, now);
+    g.in_service = !m.out_of_service[size_t(d)]->load();
     s.gpus.push_back(g);
   }
   s.cpu_workers = m.backend->device_count() == 0 ? m.options.cpu_workers : 0;

@@ -51,6 +51,7 @@ struct GpuStatus {
   uint64_t vram_bytes = 0, arena_bytes = 0, arena_in_use = 0, arena_peak = 0;
   int workers = 0;
   double busy_fraction = 0;  // from the timeline, over the last status window
+  bool in_service = true;    // false after stop_gpu
 };
 
 struct EngineStatus {
@@ -86,6 +87,12 @@ class Engine {
   bool cancel(JobId id);
   // Blocks until no job is queued or running, or the timeout passes (false).
   bool wait_idle(std::chrono::milliseconds timeout);
+
+  // Takes a GPU out of service (it failed, or it is needed elsewhere): its workers take no new
+  // partition, and one that has not reached compute yet goes back to the queue for the other
+  // GPUs (a partition already computing finishes there). No job is lost or failed by it. True
+  // when the GPU was in service; kInvalidInput for an unknown GPU or the last one in service.
+  bool stop_gpu(int device);
 
   void preload_key(const KeyId& id);
   bool evict_key(const KeyId& id);

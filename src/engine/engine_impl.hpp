@@ -48,6 +48,10 @@ struct Engine::Impl {
   std::unique_ptr<Scheduler> scheduler;
   std::unique_ptr<MemoryBudget> memory;
   std::vector<std::unique_ptr<GpuLocks>> locks;  // one per device
+  // One per device: set by Engine::stop_gpu; its workers take no new partition and hand back
+  // one they hold at its next stage boundary before compute.
+  std::vector<std::unique_ptr<std::atomic<bool>>> out_of_service;
+  std::mutex service_mutex;  // serializes stop_gpu calls (the last-GPU check)
   std::vector<std::thread> workers;
   std::vector<std::unique_ptr<Stream>> streams;  // one per GPU worker, created at start-up
   Metrics metrics;

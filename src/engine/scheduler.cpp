@@ -30,12 +30,27 @@ void Scheduler::push_job(std::vector<QueuedPartition> partitions) {
   not_empty_.notify_all();
 }
 
-std::optional<QueuedPartition> Scheduler::pop() {
+std::optional<QueuedPartition> Scheduler::pop(const std::atomic<bool>* leave) {
+  const auto leaving = [leave] { return leave != nullptr && leave->load(); };
   std::unique_lock lock(mutex_);
-  not_empty_.wait(lock, [&] { return closed_ || !queue_.empty(); });
-  if (queue_.empty()) return std::nullopt;
+  not_empty_.wait(lock, [&] { return closed_ || !queue_.empty() || leaving(); });
+  if (queue_.empty() || leaving()) return std::nullopt;
   auto node = queue_.extract(queue_.begin());
   return std::move(node.value());
+}
+
+void Scheduler::requeue(QueuedPartition partition) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.insert(std::move(partition));
+  }
+  not_empty_.notify_one();
+}
+
+void Scheduler::wake_all() {
+  // Taking the mutex orders the caller's flag store before the waiters' next look at it.
+  { std::lock_guard lock(mutex_); }
+  not_empty_.notify_all();
 }
 
 std::vector<QueuedPartition> Scheduler::remove_job(Priority priority, uint64_t job_seq) {

@@ -10,6 +10,7 @@
 // push_job / pop / remove_job, then close() (pushes are refused, pops drain what is left and
 // then return nullopt); destroy only after every thread blocked in pop() has returned.
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -44,8 +45,14 @@ class Scheduler {
   // when they do not fit now, Error(kResourceExhausted) when they never can, and
   // Error(kResourceExhausted) after close().
   void push_job(std::vector<QueuedPartition> partitions);
-  // The first partition in the order above; nullopt once closed and empty.
-  std::optional<QueuedPartition> pop();
+  // The first partition in the order above; nullopt once closed and empty, or as soon as
+  // `leave` (when given) is true: a worker whose GPU was taken out of service.
+  std::optional<QueuedPartition> pop(const std::atomic<bool>* leave = nullptr);
+  // Puts back a partition a worker took but gave up before running it (its GPU was taken out
+  // of service), in its old place. Never refused: the room was counted when it was pushed.
+  void requeue(QueuedPartition partition);
+  // Wakes every blocked pop() to look at its `leave` flag again.
+  void wake_all();
   // Removes and returns the queued partitions of one job (cancellation).
   std::vector<QueuedPartition> remove_job(Priority priority, uint64_t job_seq);
   // Removes and returns everything queued (shutdown by cancellation).

@@ -2,9 +2,11 @@
 //   prepare (no lock) → stage (hold mem) → compute (hold compute until its kernels are done)
 //   → epilogue (no lock)
 // on its own stream (DESIGN.md §2.1); a CPU worker runs the whole proof on the host. Both look
-// at the job's cancel flag at every stage boundary, and every resource a partition holds (host
-// bytes, key handle, VRAM slot) is owned by a scope guard, so an abandoned partition — cancelled,
-// failed or stopped by shutdown — leaves nothing reserved.
+// at the job's cancel flag at every stage boundary; a GPU worker also at its GPU's
+// out-of-service flag (Engine::stop_gpu), up to compute, and then hands the partition back to
+// the queue. Every resource a partition holds (host bytes, key handle, VRAM slot) is owned by a
+// scope guard, so an abandoned partition — cancelled, failed, handed back or stopped by
+// shutdown — leaves nothing reserved.
 
 #include <chrono>
 
@@ -14,6 +16,7 @@ namespace cuzk::engine {
 namespace {
 
 struct Cancelled {};  // thrown to leave a partition at a stage boundary
+struct HandBack {};   // thrown to return a partition to the queue (its GPU left service)
 
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
@@ -87,7 +90,8 @@ void Engine::Impl::start_workers() {
 }
 
 void Engine::Impl::gpu_worker(int device, int index, Stream& stream) {
-  while (auto item = scheduler->pop()) run_on_gpu(*item, device, index, stream);
+  const std::atomic<bool>& leave = *out_of_service[size_t(device)];
+  while (auto item = scheduler->pop(&leave)) run_on_gpu(*item, device, index, stream);
 }
 
 void Engine::Impl::cpu_worker(int index) {
@@ -101,8 +105,10 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
   StageTimes t;
   t.queue_ms = ms_between(item.enqueued, tl.taken);
   const StopPredicate stop = [&] { return job->cancelled.load() || stopping.load(); };
+  const std::atomic<bool>& leave = *out_of_service[size_t(device)];
   const auto boundary = [&] {
     if (stop()) throw Cancelled{};
+    if (leave.load()) throw HandBack{};
   };
   {
     std::lock_guard lock(jobs_mutex);
@@ -139,7 +145,7 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
     }
     tl.staged = Clock::now();
     t.stage_ms = ms_between(tl.prepared, tl.staged);
-    boundary();
+    boundary();  // the last hand-back point: after it the partition computes here
     // compute: under compute, enqueue the kernels and the download and wait for this stream's
     // own event (DESIGN.md §2.1), so that the partitions' kernels follow each other on the GPU
     // while the other workers prepare and upload; then the slot goes back with that event.
@@ -154,9 +160,13 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
     }
     slot.release(done);
     t.gpu_ms = ms_between(tl.compute_begin, tl.gpu_done);
-    boundary();
+    if (stop()) throw Cancelled{};  // computed: no hand-back from here on
     output = work->finish();
     t.epilogue_ms = ms_between(tl.gpu_done, Clock::now());
+  } catch (const HandBack&) {
+    // Everything it held is released (the guards above); the partition waits for another GPU.
+    scheduler->requeue(item);
+    return;
   } catch (const Cancelled&) {
     outcome = JobState::kCancelled;
   } catch (const Error& e) {

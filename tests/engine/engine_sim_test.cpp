@@ -192,5 +192,57 @@ TEST(EngineSim, CriticalOvertakesQueuedNormalJobs) {
   expect_nothing_held(e, "after the overtaking run");
 }
 
+// A GPU taken out of service mid-run (Engine::stop_gpu): its workers take nothing new, what it
+// held and had not computed goes back to the queue, and every job still succeeds with each
+// partition's own result, on the other GPU. The last GPU in service cannot be stopped.
+TEST(EngineSim, StoppedGpuLosesNoJob) {
+  SimOptions s = small_sim(50.0);  // 1 ms of kernels per partition, 2 GPUs
+  auto e = make_sim_engine(small_engine(2), s, 1);
+  std::vector<JobId> ids;
+  for (int i = 0; i < 60; ++i) {
+    std::vector<std::string> w;
+    for (int p = 0; p < 4; ++p) w.push_back("j" + std::to_string(i) + "p" + std::to_string(p));
+    ids.push_back(e.engine->submit(job("key0", w)));
+  }
+  // Stop GPU 1 once both GPUs have completed some partitions.
+  const auto started_on = [&](int device) {
+    size_t n = 0;
+    for (const auto& r : e.engine->timeline().snapshot()) n += r.device == device;
+    return n;
+  };
+  for (int i = 0; i < 20'000 && (started_on(0) < 4 || started_on(1) < 4); ++i) {
+    std::this_thread::sleep_for(100us);
+  }
+  ASSERT_TRUE(e.engine->stop_gpu(1));
+  const Clock::time_point stopped = Clock::now();
+  EXPECT_FALSE(e.engine->stop_gpu(1)) << "stopping twice";
+  EXPECT_THROW(e.engine->stop_gpu(0), Error) << "the last GPU in service was stopped";
+  EXPECT_THROW(e.engine->stop_gpu(2), Error) << "an unknown GPU was stopped";
+
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const JobResult r = e.engine->await(ids[i], 60s);
+    ASSERT_EQ(r.state, JobState::kSucceeded) << "job " << i << ": " << r.error_message;
+    for (int p = 0; p < 4; ++p) {
+      EXPECT_EQ(r.partitions[size_t(p)].proof,
+                "sim-proof:j" + std::to_string(i) + "p" + std::to_string(p));
+    }
+  }
+  ASSERT_TRUE(e.engine->wait_idle(60s));
+  size_t late_on_1 = 0, on_0 = 0;
+  for (const auto& r : e.engine->timeline().snapshot()) {
+    late_on_1 += r.device == 1 && r.taken > stopped;
+    on_0 += r.device == 0;
+  }
+  EXPECT_EQ(late_on_1, 0u) << "GPU 1 took partitions after it was stopped";
+  EXPECT_GT(on_0, 120u) << "GPU 0 did not take over the queue";
+  const EngineStatus status = e.engine->status();
+  EXPECT_TRUE(status.gpus.at(0).in_service);
+  EXPECT_FALSE(status.gpus.at(1).in_service);
+  for (const auto& [witness, count] : e.sim->finish_counts()) {
+    EXPECT_EQ(count, 1) << witness << " finished " << count << " times";
+  }
+  expect_nothing_held(e, "after stopping a GPU");
+}
+
 }  // namespace
 }  // namespace cuzk::engine::test

@@ -1,13 +1,16 @@
 // The engine on the cuda backend: real proofs from concurrent clients on both curves, verified
 // (the suite shared with the cpu backend, tests/engine/real_proofs_suite.hpp), with keys resident
 // in VRAM and no VRAM slot left behind; a job cancelled while its partitions run leaves nothing
-// reserved; K = 1..4 workers per GPU all give verifying proofs. Skips without a GPU.
+// reserved; K = 1..4 workers per GPU all give verifying proofs; with two GPUs, partitions of one
+// job run on both, every proof verifies, and a GPU taken out of service mid-run loses no job.
+// Skips without a GPU (the two-GPU test without a second one).
 
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
 #include "engine/cuda_backend.hpp"
+#include "gpu/device_info.hpp"
 #include "engine/engine.hpp"
 #include "gpu_skip.hpp"
 #include "tests/engine/real_proofs_suite.hpp"
@@ -95,6 +98,43 @@ TEST_F(CudaEngine, CancelledJobLeavesNothingReserved) {
   const JobResult ra = engine->await(engine->submit(again), std::chrono::seconds(120));
   ASSERT_EQ(ra.state, JobState::kSucceeded) << ra.error_message;
   test::expect_verifies(c, ra.partitions[0], "after a cancellation");
+  engine->shutdown(ShutdownMode::kDrain);
+}
+
+TEST_F(CudaEngine, TwoGpusShareAJobAndAStoppedGpuLosesNothing) {
+  CUZK_SKIP_WITHOUT_GPU();
+  if (gpu::device_count() < 2) GTEST_SKIP() << "one GPU here: the two-GPU check needs two";
+  const auto c = test::make_circuit<formats::Bls12_381>(dir_, cuzk::test::seed());
+  auto engine = Engine::create(options(2), CudaBackend::create({}));
+  engine->register_key("bls", {c.zkey_path});
+  engine->preload_key("bls");
+  JobSpec spec;
+  spec.key_id = "bls";
+  for (int p = 0; p < 200; ++p) spec.partitions.push_back(test::input(c.witnesses[0]));
+  const JobId id = engine->submit(spec);
+  const auto done_on = [&](int device) {
+    size_t n = 0;
+    for (const auto& r : engine->timeline().snapshot()) n += r.device == device;
+    return n;
+  };
+  for (int i = 0; i < 60'000 && (done_on(0) < 3 || done_on(1) < 3); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_GE(done_on(1), 3u) << "GPU 1 proved nothing";
+  ASSERT_TRUE(engine->stop_gpu(1));
+  const JobResult r = engine->await(id, std::chrono::seconds(300));
+  ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
+  for (size_t p = 0; p < r.partitions.size(); ++p) {
+    test::expect_verifies(c, r.partitions[p], "partition " + std::to_string(p));
+  }
+  const size_t on_0 = done_on(0), on_1 = done_on(1);
+  std::printf("[engine] 200 partitions: %zu on GPU 0, %zu on GPU 1 (stopped mid-run)\n", on_0,
+              on_1);
+  EXPECT_EQ(on_0 + on_1, 200u) << "every partition completes once";
+  ASSERT_TRUE(engine->wait_idle(std::chrono::seconds(60)));
+  const EngineStatus s = engine->status();
+  EXPECT_FALSE(s.gpus.at(1).in_service);
+  for (const auto& g : s.gpus) EXPECT_EQ(g.arena_in_use, 0u) << "GPU " << g.device;
   engine->shutdown(ShutdownMode::kDrain);
 }
 

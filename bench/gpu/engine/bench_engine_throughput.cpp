@@ -4,6 +4,9 @@
 //   bench_engine_throughput [--json FILE] [--timeline-dir DIR] [--curve bls12_381|bn254]
 //                           [--partitions P] [--workers 1,2,3,4] [--dir TMP] [LOG_N ...]
 //
+// Every visible GPU is used (the key resident on each); CUDA_VISIBLE_DEVICES picks them, so the
+// scaling from one GPU to two is two runs.
+//
 // For each log size: a synthetic porep-shaped circuit filling the domain 2^LOG_N, a .zkey of
 // random points for it written to TMP (bench_support.hpp: THE KEY IS NOT A REAL KEY, so the
 // backend's proof verification is off and the JSON says so), and its witness as .wtns bytes.
@@ -13,7 +16,7 @@
 // second, the GPU busy fraction over the steady part (from the first partition's start of
 // compute to the last one's end, so the ramp-up of the first upload is not counted), the
 // per-partition stage times, and the arena's peak use. The timeline of every run is written to
-// DIR as timeline_<curve>_2^N_K<k>.jsonl (tools/plot_timeline.py draws it).
+// DIR as timeline_<curve>_2p<N>_<g>gpu_K<k>.jsonl (tools/plot_timeline.py draws it).
 
 #include <algorithm>
 #include <chrono>
@@ -139,14 +142,21 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
     gpu_ms.push_back(ms_between(records[i].compute_begin, records[i].gpu_done));
   }
   const double steady_ms = ms_between(first, last);
-  const double busy = eng->timeline().gpu_busy_fraction(0, first, last);
   const engine::EngineStatus status = eng->status();
+  const int gpus = int(status.gpus.size());
+  nlohmann::json busy_per_gpu = nlohmann::json::array();
+  double busy = 0;
+  for (int d = 0; d < gpus; ++d) {
+    const double b = eng->timeline().gpu_busy_fraction(d, first, last);
+    busy_per_gpu.push_back(b);
+    busy += b / gpus;
+  }
 
   if (!o.timeline_dir.empty()) {
     fs::create_directories(o.timeline_dir);
-    const fs::path path = fs::path(o.timeline_dir) / ("timeline_" + o.curve + "_2^" +
-                                                      std::to_string(log_n) + "_K" +
-                                                      std::to_string(k) + ".jsonl");
+    const fs::path path = fs::path(o.timeline_dir) /
+                          ("timeline_" + o.curve + "_2p" + std::to_string(log_n) + "_" +
+                           std::to_string(gpus) + "gpu_K" + std::to_string(k) + ".jsonl");
     std::ofstream(path) << eng->timeline().to_json_lines(t);
   }
   eng->shutdown(engine::ShutdownMode::kDrain);
@@ -154,17 +164,19 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
   const double p = o.partitions;
   const auto& sum = r.timings.sum;
   std::printf(
-      "2^%u %s K=%d: %d partitions in %.0f ms: %.2f partitions/s, %.1f ms each; steady %.0f ms, "
-      "GPU busy %.1f%%; per partition: prepare %.1f, stage %.1f, gpu %.1f, epilogue %.1f ms\n",
-      log_n, o.curve.c_str(), k, o.partitions, wall_ms, 1e3 * p / wall_ms, wall_ms / p, steady_ms,
-      100 * busy, sum.synthesis_ms / p, sum.stage_ms / p, sum.gpu_ms / p, sum.epilogue_ms / p);
+      "2^%u %s %d GPU(s), K=%d: %d partitions in %.0f ms: %.2f partitions/s, %.1f ms each; "
+      "steady %.0f ms, GPU busy %.1f%% (mean); per partition: prepare %.1f, stage %.1f, gpu %.1f, "
+      "epilogue %.1f ms\n",
+      log_n, o.curve.c_str(), gpus, k, o.partitions, wall_ms, 1e3 * p / wall_ms, wall_ms / p,
+      steady_ms, 100 * busy, sum.synthesis_ms / p, sum.stage_ms / p, sum.gpu_ms / p,
+      sum.epilogue_ms / p);
   return {{"op", "engine_throughput"},
           {"curve", o.curve},
           {"log_n", log_n},
           {"shape", "porep"},
           {"backend", "cuda"},
           {"workers_per_gpu", k},
-          {"gpus", 1},
+          {"gpus", gpus},
           {"partitions", o.partitions},
           {"wall_ms", wall_ms},
           {"partitions_per_s", 1e3 * p / wall_ms},
@@ -172,6 +184,7 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
           {"steady_ms", steady_ms},
           {"steady_ms_per_partition", steady_ms / p},
           {"gpu_busy_fraction", busy},
+          {"gpu_busy_fraction_per_gpu", busy_per_gpu},
           {"median_compute_ms", bench::median(gpu_ms)},
           {"per_partition_ms",
            {{"queue", sum.queue_ms / p},
