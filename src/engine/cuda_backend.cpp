@@ -98,9 +98,13 @@ class CudaKey : public LoadedKey {
         return staging;
       }
     }
-    const Resident& r = on(device);
-    use_device(device);
-    return std::make_unique<Staging<Curve>>(r.circuit().n_vars(), r.shape());
+    return make_staging(device);
+  }
+  // Load time: `count` staging of each device made before the first partition needs them.
+  void make_staging_ahead(int count) const {
+    for (size_t d = 0; d < devices_.size(); ++d) {
+      for (int i = 0; i < count; ++i) give_back(int(d), make_staging(int(d)));
+    }
   }
   void give_back(int device, std::unique_ptr<Staging<Curve>> staging) const {
     std::lock_guard lock(mutex_);
@@ -108,6 +112,12 @@ class CudaKey : public LoadedKey {
   }
 
  private:
+  std::unique_ptr<Staging<Curve>> make_staging(int device) const {
+    const Resident& r = on(device);
+    use_device(device);
+    return std::make_unique<Staging<Curve>>(r.circuit().n_vars(), r.shape());
+  }
+
   std::vector<std::unique_ptr<Resident>> devices_;
   uint64_t bytes_;
   mutable std::mutex mutex_;
@@ -267,8 +277,9 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
           gpu::prover::ResidentCircuit<Curve>::from_zkey(zkey)));
       bytes = resident.back()->device_bytes();
     }
-    return std::shared_ptr<const LoadedKey>(
-        std::make_shared<CudaKey<Curve>>(std::move(resident), bytes));
+    auto key = std::make_shared<CudaKey<Curve>>(std::move(resident), bytes);
+    key->make_staging_ahead(options_.staging_per_device);
+    return std::shared_ptr<const LoadedKey>(std::move(key));
   });
 }
 

@@ -16,8 +16,9 @@
 //   finish    the epilogue and the verification of the proof against the key (a witness that
 //             does not satisfy the circuit fails here with kInvalidInput)
 // The pinned staging buffers (witness, sums, timing events) belong to the loaded key, one per
-// partition in flight on each device, reused; the first partitions of a key allocate them
-// (pinned allocation; afterwards none). Outputs: snarkjs proof.json and public.json text.
+// partition in flight on each device, reused: CudaOptions::staging_per_device of them are made
+// when the key is loaded, more on demand (pinned allocation). Outputs: snarkjs proof.json and
+// public.json text.
 //
 // Start-up and shutdown calls that allocate or query the device (the arena, device
 // properties) live in cuda_startup.cpp, the only file of the engine allowed them
@@ -43,6 +44,10 @@ struct CudaOptions {
   // host time per partition, off the GPU's critical path). Off only for benchmarks with keys
   // of random points, whose proofs cannot verify.
   bool verify_proofs = true;
+  // Pinned staging made per device when a key is loaded (one per partition in flight: the
+  // engine's workers per GPU); more are made on demand. Pinned allocation is slow (~0.4 s for
+  // a 2^24 witness), so making them at load time keeps it out of the first partitions.
+  int staging_per_device = 2;
 };
 
 class CudaBackend : public Backend {

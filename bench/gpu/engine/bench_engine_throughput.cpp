@@ -107,6 +107,7 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
                            const std::shared_ptr<const std::vector<uint8_t>>& wtns) {
   engine::CudaOptions cuda;
   cuda.verify_proofs = false;  // random key: its proofs cannot verify
+  cuda.staging_per_device = k;
   auto backend = engine::CudaBackend::create(cuda);
   const uint64_t key_bytes = backend->key_bytes({zkey});
   const uint64_t slot_bytes = backend->partition_vram_bytes({zkey});
