@@ -82,6 +82,11 @@ struct Engine::Impl {
   void cpu_worker(int index);
   void run_on_gpu(const QueuedPartition& item, int device, int index, Stream& stream);
   void run_on_cpu(const QueuedPartition& item, int index);
+  void mark_running(JobRecord& job);
+  // The end of a partition that was not handed back: its timeline record, then the job.
+  void settle_partition(const QueuedPartition& item, TimelineRecord& tl, StageTimes& t,
+                        JobState outcome, PartitionOutput output,
+                        const std::optional<Error>& error);
 };
 
 }  // namespace cuzk::engine

@@ -67,6 +67,23 @@ class SlotHold {
   bool held_ = false, touched_ = false;
 };
 
+// Runs a partition's stages and says how they ended: kSucceeded, kCancelled (Cancelled thrown)
+// or kFailed (any error, kept in `error`). HandBack passes through to the caller.
+template <class Stages>
+JobState run_stages(Stages&& stages, std::optional<Error>& error) {
+  try {
+    stages();
+    return JobState::kSucceeded;
+  } catch (const Cancelled&) {
+    return JobState::kCancelled;
+  } catch (const Error& e) {
+    error = e;
+  } catch (const std::exception& e) {
+    error = Error(ErrorKind::kInternal, e.what());
+  }
+  return JobState::kFailed;
+}
+
 }  // namespace
 
 void Engine::Impl::start_workers() {
@@ -110,77 +127,67 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
     if (stop()) throw Cancelled{};
     if (leave.load()) throw HandBack{};
   };
-  {
-    std::lock_guard lock(jobs_mutex);
-    if (job->state == JobState::kQueued) job->state = JobState::kRunning;
-  }
-  JobState outcome = JobState::kSucceeded;
+  mark_running(*job);
   PartitionOutput output;
   std::optional<Error> error;
+  JobState outcome;
   try {
-    boundary();
-    HostHold host(memory->host(), job->host_bytes, stop);
-    auto t0 = Clock::now();
-    KeyHandle key = keys->acquire(job->spec.key_id);
-    t.key_load_ms = ms_between(t0, Clock::now());
-    boundary();
-    // prepare: host work, no lock.
-    auto work = backend->prepare(key.key(), job->spec.partitions[item.partition], device);
-    t.synthesis_ms = work->synthesis_ms;
-    tl.prepared = Clock::now();
-    boundary();
-    // stage: under mem, reserve the slot, order the stream after its previous owner's work,
-    // enqueue the uploads. Nothing here waits for the device.
-    GpuLocks& gpu = *locks[size_t(device)];
-    VramArena& arena = memory->vram(device);
-    SlotHold slot(arena, stream);
-    {
-      OrderedLock::Guard mem(gpu.mem);
-      auto reservation = arena.reserve(work->vram_bytes(), stop);
-      if (!reservation) throw Cancelled{};
-      slot.set(reservation->slot);
-      for (const auto& fence : reservation->fences) stream.wait(*fence);
-      slot.mark_touched();
-      work->stage(stream, slot.get());
-    }
-    tl.staged = Clock::now();
-    t.stage_ms = ms_between(tl.prepared, tl.staged);
-    boundary();  // the last hand-back point: after it the partition computes here
-    // compute: under compute, enqueue the kernels and the download and wait for this stream's
-    // own event (DESIGN.md §2.1), so that the partitions' kernels follow each other on the GPU
-    // while the other workers prepare and upload; then the slot goes back with that event.
-    std::shared_ptr<Event> done;
-    {
-      OrderedLock::Guard compute(gpu.compute);
-      tl.compute_begin = Clock::now();
-      work->compute(stream);
-      done = stream.record();
-      done->synchronize();
-      tl.gpu_done = Clock::now();
-    }
-    slot.release(done);
-    t.gpu_ms = ms_between(tl.compute_begin, tl.gpu_done);
-    if (stop()) throw Cancelled{};  // computed: no hand-back from here on
-    output = work->finish();
-    t.epilogue_ms = ms_between(tl.gpu_done, Clock::now());
+    outcome = run_stages(
+        [&] {
+          boundary();
+          HostHold host(memory->host(), job->host_bytes, stop);
+          auto t0 = Clock::now();
+          KeyHandle key = keys->acquire(job->spec.key_id);
+          t.key_load_ms = ms_between(t0, Clock::now());
+          boundary();
+          // prepare: host work, no lock.
+          auto work = backend->prepare(key.key(), job->spec.partitions[item.partition], device);
+          t.synthesis_ms = work->synthesis_ms;
+          tl.prepared = Clock::now();
+          boundary();
+          // stage: under mem, reserve the slot, order the stream after its previous owner's work,
+          // enqueue the uploads. Nothing here waits for the device.
+          GpuLocks& gpu = *locks[size_t(device)];
+          VramArena& arena = memory->vram(device);
+          SlotHold slot(arena, stream);
+          {
+            OrderedLock::Guard mem(gpu.mem);
+            auto reservation = arena.reserve(work->vram_bytes(), stop);
+            if (!reservation) throw Cancelled{};
+            slot.set(reservation->slot);
+            for (const auto& fence : reservation->fences) stream.wait(*fence);
+            slot.mark_touched();
+            work->stage(stream, slot.get());
+          }
+          tl.staged = Clock::now();
+          t.stage_ms = ms_between(tl.prepared, tl.staged);
+          boundary();  // the last hand-back point: after it the partition computes here
+          // compute: under compute, enqueue the kernels and the download and wait for this stream's
+          // own event (DESIGN.md §2.1), so that the partitions' kernels follow each other on the
+          // GPU while the other workers prepare and upload; then the slot goes back with that
+          // event.
+          std::shared_ptr<Event> done;
+          {
+            OrderedLock::Guard compute(gpu.compute);
+            tl.compute_begin = Clock::now();
+            work->compute(stream);
+            done = stream.record();
+            done->synchronize();
+            tl.gpu_done = Clock::now();
+          }
+          slot.release(done);
+          t.gpu_ms = ms_between(tl.compute_begin, tl.gpu_done);
+          if (stop()) throw Cancelled{};  // computed: no hand-back from here on
+          output = work->finish();
+          t.epilogue_ms = ms_between(tl.gpu_done, Clock::now());
+        },
+        error);
   } catch (const HandBack&) {
     // Everything it held is released (the guards above); the partition waits for another GPU.
     scheduler->requeue(item);
     return;
-  } catch (const Cancelled&) {
-    outcome = JobState::kCancelled;
-  } catch (const Error& e) {
-    outcome = JobState::kFailed;
-    error = e;
-  } catch (const std::exception& e) {
-    outcome = JobState::kFailed;
-    error = Error(ErrorKind::kInternal, e.what());
   }
-  tl.finished = Clock::now();
-  tl.outcome = outcome;
-  t.total_ms = ms_between(job->submitted, tl.finished);
-  timeline.add(tl);
-  finish_partition(job, item.partition, outcome, std::move(output), t, error ? &*error : nullptr);
+  settle_partition(item, tl, t, outcome, std::move(output), error);
 }
 
 void Engine::Impl::run_on_cpu(const QueuedPartition& item, int index) {
@@ -190,38 +197,40 @@ void Engine::Impl::run_on_cpu(const QueuedPartition& item, int index) {
   StageTimes t;
   t.queue_ms = ms_between(item.enqueued, tl.taken);
   const StopPredicate stop = [&] { return job->cancelled.load() || stopping.load(); };
-  {
-    std::lock_guard lock(jobs_mutex);
-    if (job->state == JobState::kQueued) job->state = JobState::kRunning;
-  }
-  JobState outcome = JobState::kSucceeded;
+  mark_running(*job);
   PartitionOutput output;
   std::optional<Error> error;
-  try {
-    if (stop()) throw Cancelled{};
-    HostHold host(memory->host(), job->host_bytes, stop);
-    auto t0 = Clock::now();
-    KeyHandle key = keys->acquire(job->spec.key_id);
-    t.key_load_ms = ms_between(t0, Clock::now());
-    if (stop()) throw Cancelled{};
-    tl.prepared = Clock::now();
-    output =
-        backend->prove_on_host(key.key(), job->spec.partitions[item.partition], job->cancelled, t);
-    if (stop()) throw Cancelled{};
-  } catch (const Cancelled&) {
-    outcome = JobState::kCancelled;
-  } catch (const Error& e) {
-    outcome = JobState::kFailed;
-    error = e;
-  } catch (const std::exception& e) {
-    outcome = JobState::kFailed;
-    error = Error(ErrorKind::kInternal, e.what());
-  }
+  const JobState outcome = run_stages(
+      [&] {
+        if (stop()) throw Cancelled{};
+        HostHold host(memory->host(), job->host_bytes, stop);
+        auto t0 = Clock::now();
+        KeyHandle key = keys->acquire(job->spec.key_id);
+        t.key_load_ms = ms_between(t0, Clock::now());
+        if (stop()) throw Cancelled{};
+        tl.prepared = Clock::now();
+        output = backend->prove_on_host(key.key(), job->spec.partitions[item.partition],
+                                        job->cancelled, t);
+        if (stop()) throw Cancelled{};
+      },
+      error);
+  settle_partition(item, tl, t, outcome, std::move(output), error);
+}
+
+void Engine::Impl::mark_running(JobRecord& job) {
+  std::lock_guard lock(jobs_mutex);
+  if (job.state == JobState::kQueued) job.state = JobState::kRunning;
+}
+
+void Engine::Impl::settle_partition(const QueuedPartition& item, TimelineRecord& tl, StageTimes& t,
+                                    JobState outcome, PartitionOutput output,
+                                    const std::optional<Error>& error) {
   tl.finished = Clock::now();
   tl.outcome = outcome;
-  t.total_ms = ms_between(job->submitted, tl.finished);
+  t.total_ms = ms_between(item.record->submitted, tl.finished);
   timeline.add(tl);
-  finish_partition(job, item.partition, outcome, std::move(output), t, error ? &*error : nullptr);
+  finish_partition(item.record, item.partition, outcome, std::move(output), t,
+                   error ? &*error : nullptr);
 }
 
 }  // namespace cuzk::engine

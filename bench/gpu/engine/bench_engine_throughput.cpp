@@ -8,7 +8,7 @@
 // scaling from one GPU to two is two runs.
 //
 // For each log size: a synthetic porep-shaped circuit filling the domain 2^LOG_N, a .zkey of
-// random points for it written to TMP (bench_support.hpp: THE KEY IS NOT A REAL KEY, so the
+// random points for it written to TMP (random_key.hpp: THE KEY IS NOT A REAL KEY, so the
 // backend's proof verification is off and the JSON says so), and its witness as .wtns bytes.
 // For each K: a fresh engine with every GPU's memory (key in its VRAM tier, the rest the
 // partition arena), the key preloaded, one warm-up job of K partitions, then one job of P
@@ -30,7 +30,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench_support.hpp"
+#include "bench_json.hpp"
+#include "random_key.hpp"
 #include "circuits/synthetic.hpp"
 #include "engine/cuda_backend.hpp"
 #include "engine/engine.hpp"
@@ -242,14 +243,7 @@ int main(int argc, char** argv) {
                                            : run_size<formats::Bls12_381>(o, log_n);
       for (const auto& r : runs) results.push_back(r);
       if (!o.json_path.empty()) {  // after every size: a later failure keeps the earlier ones
-        std::string command = "bench_engine_throughput";
-        for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-        const nlohmann::json doc = {{"device", gpu::device_info(0).name},
-                                    {"commit", bench::bench_commit()},
-                                    {"date", bench::bench_date()},
-                                    {"command", command},
-                                    {"results", results}};
-        std::ofstream(o.json_path) << doc.dump(1) << "\n";
+        bench::write_results(o.json_path, gpu::device_info(0).name, argc, argv, results);
       }
     }
     return 0;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "bench_inputs.cuh"
+#include "bench_json.hpp"
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
 #include "gpu/device_info.hpp"
@@ -136,24 +137,11 @@ void bench_curve(const char* curve, const Options& options, nlohmann::json& resu
   for (unsigned log_n : options.g2_logs) bench_group<G2>(curve, "msm_g2", log_n, options, results);
 }
 
-// CUZK_BENCH_COMMIT / CUZK_BENCH_DATE (set by scripts/gpu-bench.sh) label the results.
-std::string env_or(const char* name, const std::string& fallback) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? value : fallback;
-}
-
-std::string today() {
-  const std::time_t now = std::time(nullptr);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
-  return buf;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   Options options;
-  std::string json_path, commit = env_or("CUZK_BENCH_COMMIT", "unknown");
+  std::string json_path, commit = bench::bench_commit();
   CLI::App app{"GPU MSM benchmark (device-resident inputs)"};
   app.add_option("--g1", options.g1_logs, "log2 sizes of the G1 MSMs")->delimiter(',');
   app.add_option("--g2", options.g2_logs, "log2 sizes of the G2 MSMs")->delimiter(',');
@@ -184,14 +172,7 @@ int main(int argc, char** argv) {
     }
   }
   if (!json_path.empty()) {
-    std::string command;
-    for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
-    const nlohmann::json doc = {{"device", info.name},
-                                {"commit", commit},
-                                {"date", env_or("CUZK_BENCH_DATE", today())},
-                                {"command", command},
-                                {"results", results}};
-    std::ofstream(json_path) << doc.dump(1) << "\n";
+    bench::write_results(json_path, info.name, argc, argv, results, commit);
   }
   return 0;
 }

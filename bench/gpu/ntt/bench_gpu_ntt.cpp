@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_json.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu/ntt/ntt.hpp"
@@ -58,18 +59,6 @@ Options parse(int argc, char** argv) {
   }
   if (o.log_sizes.empty()) o.log_sizes = {20, 24, 27};
   return o;
-}
-
-std::string env_or(const char* name, std::string fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
-}
-
-std::string today_utc() {
-  const std::time_t now = std::time(nullptr);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
-  return buf;
 }
 
 struct Timing {
@@ -172,18 +161,7 @@ int main(int argc, char** argv) try {
   bench_curve<bls12_381::Fr>("bls12_381", o, results);
   bench_curve<bn254::Fr>("bn254", o, results);
 
-  std::string command = "bench_gpu_ntt";
-  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-  const nlohmann::json doc = {{"device", info.name},
-                              {"commit", env_or("CUZK_BENCH_COMMIT", "unknown")},
-                              {"date", env_or("CUZK_BENCH_DATE", today_utc())},
-                              {"command", command},
-                              {"results", results}};
-  if (!o.json_path.empty()) {
-    std::ofstream out(o.json_path);
-    out << doc.dump(1) << "\n";
-    if (!out) CUZK_INVALID_INPUT("bench_gpu_ntt: cannot write " + o.json_path);
-  }
+  if (!o.json_path.empty()) bench::write_results(o.json_path, info.name, argc, argv, results);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "bench_gpu_ntt: %s\n", e.what());

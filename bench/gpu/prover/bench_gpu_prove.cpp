@@ -9,7 +9,7 @@
 // epilogue), wall time per partition, and VRAM: circuit, key, partition buffers and the
 // device's peak use (total − free, sampled after the runs).
 //
-// THE KEY IS NOT A REAL KEY (bench_support.hpp): its points are random, so the proofs do not
+// THE KEY IS NOT A REAL KEY (random_key.hpp): its points are random, so the proofs do not
 // verify: self-verification is off here, and correctness is covered by
 // tests/gpu/prover_prove_test.cu (GPU proof = CPU proof, byte for byte). The JSON says so
 // ("key": "random points, proofs not verified").
@@ -27,7 +27,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench_support.hpp"
+#include "bench_json.hpp"
+#include "random_key.hpp"
 #include "circuits/synthetic.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/ntt/ntt.hpp"
@@ -204,14 +205,7 @@ int main(int argc, char** argv) {
                                            : run_size<formats::Bls12_381>(o.curve, log_n, o.runs));
     }
     if (!o.json_path.empty()) {
-      std::string command = "bench_gpu_prove";
-      for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-      const nlohmann::json doc = {{"device", gpu::device_info(0).name},
-                                  {"commit", bench::bench_commit()},
-                                  {"date", bench::bench_date()},
-                                  {"command", command},
-                                  {"results", results}};
-      std::ofstream(o.json_path) << doc.dump(1) << "\n";
+      bench::write_results(o.json_path, gpu::device_info(0).name, argc, argv, results);
     }
     return 0;
   } catch (const std::exception& e) {

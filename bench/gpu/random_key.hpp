@@ -1,7 +1,5 @@
 #pragma once
-// Pieces every GPU benchmark needs: the provenance of its JSON (commit and date from
-// CUZK_BENCH_COMMIT / CUZK_BENCH_DATE, else "unknown" and today's UTC date), medians, the
-// process's peak RSS, and proving keys of random points for synthetic circuits.
+// Proving keys of random points for synthetic circuits, for the GPU benchmarks.
 //
 // A RANDOM KEY IS NOT A REAL KEY: a development setup at 2^24 takes minutes on the CPU, so
 // the queries are random multiples of the generators (fixed-base on the CPU), a pool of at
@@ -9,13 +7,9 @@
 // which points are used, but the proofs do not verify: benchmarks using one turn
 // self-verification off and say so in their JSON; correctness is covered by the tests.
 
-#include <sys/resource.h>
-
 #include <algorithm>
-#include <cstdlib>
-#include <ctime>
+#include <array>
 #include <random>
-#include <string>
 #include <vector>
 
 #include "ec/scalar_mul.hpp"
@@ -26,32 +20,6 @@
 #include "groth16/types.hpp"
 
 namespace cuzk::bench {
-
-inline std::string env_or(const char* name, std::string fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
-}
-
-inline std::string today_utc() {
-  const std::time_t now = std::time(nullptr);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
-  return buf;
-}
-
-inline std::string bench_commit() { return env_or("CUZK_BENCH_COMMIT", "unknown"); }
-inline std::string bench_date() { return env_or("CUZK_BENCH_DATE", today_utc()); }
-
-inline double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
-inline size_t peak_rss_bytes() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return size_t(usage.ru_maxrss) * 1024;  // Linux reports KiB
-}
 
 // `count` points: random multiples of the generator, at most 2^18 distinct, tiled.
 template <class PointCurve>
