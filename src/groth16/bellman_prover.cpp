@@ -8,6 +8,7 @@
 #include <tbb/parallel_for.h>
 
 #include "groth16/bellman.hpp"
+#include "groth16/stage_timing.hpp"
 #include "groth16/epilogue.hpp"
 #include "groth16/qap.hpp"
 #include "groth16/setup.hpp"
@@ -24,15 +25,9 @@ using Curve = BellmanCurve;
 using Fr = bls12_381::Fr;
 using G1C = G1CurveOf<Curve>;
 using G2C = G2CurveOf<Curve>;
-using Clock = std::chrono::steady_clock;
-
-double milliseconds_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-void announce(const ProveOptions<Curve>& options, const char* stage) {
-  if (options.on_stage) options.on_stage(stage);
-}
+using timing::Clock;
+using timing::milliseconds_since;
+using timing::announce;
 
 Fr row_dot(const formats::SparseMatrix<Fr>& m, size_t row, std::span<const Fr> witness) {
   Fr sum = Fr::zero();
@@ -127,15 +122,7 @@ std::vector<Fr> gather(std::span<const Fr> witness, const std::vector<uint32_t>&
   return out;
 }
 
-template <class PointCurve>
-ec::Jacobian<PointCurve> timed_msm(std::span<const ec::Affine<PointCurve>> bases,
-                                   std::span<const typename PointCurve::Scalar> scalars,
-                                   double& ms) {
-  const auto start = Clock::now();
-  auto sum = msm::msm_with_classification<PointCurve>(bases, scalars);
-  ms = milliseconds_since(start);
-  return sum;
-}
+using timing::timed_msm;
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <tbb/parallel_for.h>
 
 #include "groth16/bellman.hpp"
+#include "groth16/stage_timing.hpp"
 #include "groth16/fixed_base.hpp"
 #include "groth16/qap.hpp"
 #include "groth16/randomness.hpp"
@@ -23,11 +24,8 @@ using Curve = BellmanCurve;
 using Fr = bls12_381::Fr;
 using G1C = G1CurveOf<Curve>;
 using G2C = G2CurveOf<Curve>;
-using Clock = std::chrono::steady_clock;
-
-double milliseconds_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
+using timing::Clock;
+using timing::milliseconds_since;
 
 void check_toxic_waste(const ToxicWaste<Curve>& waste, const ntt::Domain<Fr>& domain) {
   const struct {

@@ -16,6 +16,7 @@
 #include "formats/zkey.hpp"
 #include "groth16/json.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/stage_timing.hpp"
 #include "groth16/verifier.hpp"
 #include "util/error.hpp"
 
@@ -23,11 +24,8 @@ namespace cuzk::groth16 {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double milliseconds_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
+using timing::Clock;
+using timing::milliseconds_since;
 
 void announce(const std::function<void(const char*)>& on_stage, const char* stage) {
   if (on_stage) on_stage(stage);

@@ -1,6 +1,7 @@
 // The Groth16 prover in the snarkjs convention (prover.hpp), instantiated for both curves.
 
 #include "groth16/prover.hpp"
+#include "groth16/stage_timing.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -22,16 +23,9 @@ namespace cuzk::groth16 {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double milliseconds_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-template <class Curve>
-void announce(const ProveOptions<Curve>& options, const char* stage) {
-  if (options.on_stage) options.on_stage(stage);
-}
+using timing::Clock;
+using timing::milliseconds_since;
+using timing::announce;
 
 template <class Curve>
 void check_witness(const formats::Groth16Zkey<Curve>& key,
@@ -173,16 +167,7 @@ void h_scalars_in_place(const formats::Groth16Zkey<Curve>& key,
   timings.h_ms = milliseconds_since(start);
 }
 
-// Times one MSM into `ms`.
-template <class PointCurve>
-ec::Jacobian<PointCurve> timed_msm(std::span<const ec::Affine<PointCurve>> bases,
-                                   std::span<const typename PointCurve::Scalar> scalars,
-                                   double& ms) {
-  const auto start = Clock::now();
-  auto sum = msm::msm_with_classification<PointCurve>(bases, scalars);
-  ms = milliseconds_since(start);
-  return sum;
-}
+using timing::timed_msm;
 
 }  // namespace
 

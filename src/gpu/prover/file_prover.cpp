@@ -6,21 +6,15 @@
 
 #include "gpu/prover/resident_circuit.hpp"
 #include "groth16/bellman.hpp"
+#include "groth16/stage_timing.hpp"
 
 namespace cuzk::gpu::prover {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-template <class Curve>
-void announce(const groth16::ProveOptions<Curve>& options, const char* stage) {
-  if (options.on_stage) options.on_stage(stage);
-}
+using groth16::timing::announce;
+using groth16::timing::Clock;
+constexpr auto ms_since = groth16::timing::milliseconds_since;
 
 // Upload (`make_resident` builds the ResidentCircuit), prove, verify.
 template <class Curve, class MakeResident>
