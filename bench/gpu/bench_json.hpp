@@ -46,8 +46,8 @@ inline size_t peak_rss_bytes() {
 
 // Writes {device, commit, date, command, results} to `path` (the command is argv joined);
 // kInvalidInput when the file cannot be written.
-inline void write_results(const std::string& path, const std::string& device, int argc,
-                          char** argv, const nlohmann::json& results,
+inline void write_results(const std::string& path, const std::string& device, int argc, char** argv,
+                          const nlohmann::json& results,
                           const std::string& commit = bench_commit()) {
   std::string command = argc > 0 ? argv[0] : "";
   if (const auto slash = command.rfind('/'); slash != std::string::npos) {

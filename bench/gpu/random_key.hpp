@@ -50,8 +50,8 @@ formats::Groth16Zkey<Curve> random_zkey(const formats::R1csHeader& r1cs, std::mt
   const uint32_t n_vars = r1cs.n_wires;
   key.header.n_vars = n_vars;
   key.header.n_public = r1cs.n_public();
-  key.header.domain_size =
-      uint32_t(1) << groth16::snarkjs_domain_log_size(r1cs.n_constraints, r1cs.n_public());
+  key.header.domain_size = uint32_t(1)
+                           << groth16::snarkjs_domain_log_size(r1cs.n_constraints, r1cs.n_public());
   const auto g1 = random_points<G1C>(3, rng);
   const auto g2 = random_points<G2C>(3, rng);
   key.header.alpha1 = g1[0];

@@ -62,18 +62,12 @@ formats::CurveId parse_curve(const std::string& name) {
 nlohmann::ordered_json timings_json(const groth16::ProveFilesResult& r) {
   const auto& t = r.timings;
   const bool params = r.format == groth16::KeyFormat::kParams;
-  return {{"read_ms", r.read_ms},
-          {"witness_check_ms", t.witness_check_ms},
-          {"abc_ms", t.abc_ms},
-          {"h_ms", t.h_ms},
-          {"msm_a_ms", t.msm_a_ms},
-          {"msm_b1_ms", t.msm_b1_ms},
-          {"msm_b2_ms", t.msm_b2_ms},
-          {params ? "msm_l_ms" : "msm_c_ms", t.msm_c_ms},
-          {"msm_h_ms", t.msm_h_ms},
-          {"upload_ms", t.upload_ms},
-          {"epilogue_ms", t.epilogue_ms},
-          {"self_verify_ms", t.self_verify_ms},
+  return {{"read_ms", r.read_ms},         {"witness_check_ms", t.witness_check_ms},
+          {"abc_ms", t.abc_ms},           {"h_ms", t.h_ms},
+          {"msm_a_ms", t.msm_a_ms},       {"msm_b1_ms", t.msm_b1_ms},
+          {"msm_b2_ms", t.msm_b2_ms},     {params ? "msm_l_ms" : "msm_c_ms", t.msm_c_ms},
+          {"msm_h_ms", t.msm_h_ms},       {"upload_ms", t.upload_ms},
+          {"epilogue_ms", t.epilogue_ms}, {"self_verify_ms", t.self_verify_ms},
           {"total_ms", t.total_ms}};
 }
 
@@ -379,7 +373,8 @@ void add_groth16_commands(CLI::App& app, int& exit_code) {
   g->add_flag("--json", gen.json, "Print the counts as JSON");
   g->callback([&exit_code] { exit_code = run_gen(gen); });
 
-  static std::string example_curve = "bn254", example_dir = "cuzk-example", example_backend = "auto";
+  static std::string example_curve = "bn254", example_dir = "cuzk-example",
+                     example_backend = "auto";
   static uint32_t example_constraints = 1u << 12;
   auto* e = app.add_subcommand(
       "example", "Built-in example: generate a circuit, set up a key, prove and verify");
@@ -387,10 +382,9 @@ void add_groth16_commands(CLI::App& app, int& exit_code) {
   e->add_option("--constraints", example_constraints, "Circuit size");
   e->add_option("--dir", example_dir, "Folder for the files");
   e->add_option("--backend", example_backend, "cuda, cpu, or auto: the GPU when one is present");
-  e->callback(
-      [&exit_code] { exit_code = run_example(example_curve, example_constraints, example_dir,
-                                         example_backend);
-      });
+  e->callback([&exit_code] {
+    exit_code = run_example(example_curve, example_constraints, example_dir, example_backend);
+  });
 }
 
 }  // namespace cuzk::cli

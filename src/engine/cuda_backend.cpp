@@ -178,8 +178,8 @@ class CudaWork : public PartitionWork {
                                                       staging_->buffers, options);
     using Fr = typename Curve::Fr;
     return {groth16::snarkjs_text(groth16::proof_to_json<Curve>(result.proof)),
-            groth16::snarkjs_text(groth16::public_inputs_to_json<Curve>(
-                std::span<const Fr>(result.public_inputs)))};
+            groth16::snarkjs_text(
+                groth16::public_inputs_to_json<Curve>(std::span<const Fr>(result.public_inputs)))};
   }
 
  private:

@@ -8,10 +8,10 @@
 #include <tbb/parallel_for.h>
 
 #include "groth16/bellman.hpp"
-#include "groth16/stage_timing.hpp"
 #include "groth16/epilogue.hpp"
 #include "groth16/qap.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/stage_timing.hpp"
 #include "groth16/verifier.hpp"
 #include "msm/curves.hpp"
 #include "ntt/curves.hpp"
@@ -25,9 +25,9 @@ using Curve = BellmanCurve;
 using Fr = bls12_381::Fr;
 using G1C = G1CurveOf<Curve>;
 using G2C = G2CurveOf<Curve>;
+using timing::announce;
 using timing::Clock;
 using timing::milliseconds_since;
-using timing::announce;
 
 Fr row_dot(const formats::SparseMatrix<Fr>& m, size_t row, std::span<const Fr> witness) {
   Fr sum = Fr::zero();

@@ -23,9 +23,9 @@ namespace cuzk::groth16 {
 
 namespace {
 
+using timing::announce;
 using timing::Clock;
 using timing::milliseconds_since;
-using timing::announce;
 
 template <class Curve>
 void check_witness(const formats::Groth16Zkey<Curve>& key,
@@ -285,9 +285,9 @@ ProveResult<Curve> prove(const formats::Groth16Zkey<Curve>& key,
   template ProveResult<Curve> prove<Curve>(const formats::Groth16Zkey<Curve>&,  \
                                            std::span<const typename Curve::Fr>, \
                                            const ProveOptions<Curve>&);         \
-  template void check_prove_inputs<Curve>(const formats::Groth16Zkey<Curve>&,  \
-                                          std::span<const typename Curve::Fr>, \
-                                          const ProveOptions<Curve>&);         \
+  template void check_prove_inputs<Curve>(const formats::Groth16Zkey<Curve>&,   \
+                                          std::span<const typename Curve::Fr>,  \
+                                          const ProveOptions<Curve>&);          \
   template std::optional<uint32_t> first_unsatisfied_constraint<Curve>(         \
       const formats::R1cs<Curve>&, std::span<const typename Curve::Fr>);        \
   template std::vector<typename Curve::Fr> snarkjs_h_scalars<Curve>(            \

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "engine/cuda_backend.hpp"
-#include "gpu/device_info.hpp"
 #include "engine/engine.hpp"
+#include "gpu/device_info.hpp"
 #include "gpu_skip.hpp"
 #include "tests/engine/real_proofs_suite.hpp"
 
@@ -58,8 +58,8 @@ TEST_F(CudaEngine, EveryWorkerCountProves) {
     const JobResult r = engine->await(engine->submit(spec), std::chrono::seconds(300));
     ASSERT_EQ(r.state, JobState::kSucceeded) << "K = " << k << ": " << r.error_message;
     for (size_t p = 0; p < r.partitions.size(); ++p) {
-      test::expect_verifies(c, r.partitions[p], "K = " + std::to_string(k) + " partition " +
-                                                    std::to_string(p));
+      test::expect_verifies(c, r.partitions[p],
+                            "K = " + std::to_string(k) + " partition " + std::to_string(p));
     }
     ASSERT_TRUE(engine->wait_idle(std::chrono::seconds(60)));
     EXPECT_EQ(engine->status().gpus.at(0).arena_in_use, 0u);
@@ -77,8 +77,8 @@ TEST_F(CudaEngine, CancelledJobLeavesNothingReserved) {
   for (int p = 0; p < 64; ++p) spec.partitions.push_back(test::input(c.witnesses[0]));
   const JobId id = engine->submit(spec);
   // Let some partitions start, then cancel the rest mid-flight.
-  for (int i = 0; i < 10'000 && engine->await(id, std::chrono::milliseconds(0)).state ==
-                                    JobState::kQueued;
+  for (int i = 0;
+       i < 10'000 && engine->await(id, std::chrono::milliseconds(0)).state == JobState::kQueued;
        ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }

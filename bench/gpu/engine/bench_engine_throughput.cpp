@@ -31,13 +31,13 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_json.hpp"
-#include "random_key.hpp"
 #include "circuits/synthetic.hpp"
 #include "engine/cuda_backend.hpp"
 #include "engine/engine.hpp"
 #include "formats/wtns.hpp"
-#include "groth16/setup.hpp"
 #include "gpu/device_info.hpp"
+#include "groth16/setup.hpp"
+#include "random_key.hpp"
 #include "util/error.hpp"
 
 namespace {
@@ -156,9 +156,9 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
 
   if (!o.timeline_dir.empty()) {
     fs::create_directories(o.timeline_dir);
-    const fs::path path = fs::path(o.timeline_dir) /
-                          ("timeline_" + o.curve + "_2p" + std::to_string(log_n) + "_" +
-                           std::to_string(gpus) + "gpu_K" + std::to_string(k) + ".jsonl");
+    const fs::path path =
+        fs::path(o.timeline_dir) / ("timeline_" + o.curve + "_2p" + std::to_string(log_n) + "_" +
+                                    std::to_string(gpus) + "gpu_K" + std::to_string(k) + ".jsonl");
     std::ofstream(path) << eng->timeline().to_json_lines(t);
   }
   eng->shutdown(engine::ShutdownMode::kDrain);

@@ -28,11 +28,11 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_json.hpp"
-#include "random_key.hpp"
 #include "circuits/synthetic.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/ntt/ntt.hpp"
 #include "gpu/prover/prover.hpp"
+#include "random_key.hpp"
 #include "util/error.hpp"
 
 namespace {
@@ -117,8 +117,8 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs)
   const auto& witness = *witness_slot;
   t = Clock::now();
   const gpu::ntt::DeviceDomain<Fr> domain(log_n, gpu::ntt::Convention::kSnarkjs);
-  auto buffers = gpu::prover::PartitionBuffers<Curve>::allocate(
-      gpu::prover::partition_shape(device_circuit));
+  auto buffers =
+      gpu::prover::PartitionBuffers<Curve>::allocate(gpu::prover::partition_shape(device_circuit));
   gpu::Stream stream;
   std::printf("2^%u: domain and buffers in %.0f ms\n%s", log_n, ms_since(t),
               device_circuit.describe().c_str());

@@ -52,8 +52,7 @@ class GpuFileProver final : public groth16::FileProver {
     return zkey_proof(key, witness, options);
   }
   groth16::ProveResult<formats::Bls12_381> prove_zkey(
-      const formats::Groth16Zkey<formats::Bls12_381>& key,
-      std::span<const bls12_381::Fr> witness,
+      const formats::Groth16Zkey<formats::Bls12_381>& key, std::span<const bls12_381::Fr> witness,
       const groth16::ProveOptions<formats::Bls12_381>& options) const override {
     return zkey_proof(key, witness, options);
   }

@@ -47,9 +47,9 @@ size_t align_up(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
 template <class Fr>
 PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit) {
-  return {circuit.n_vars(),           circuit.n_vars() - circuit.n_public() - 1,
-          circuit.domain_size(),      circuit.a_wires().size(),
-          circuit.b_wires().size(),   circuit.synthesis_workspace_bytes()};
+  return {circuit.n_vars(),         circuit.n_vars() - circuit.n_public() - 1,
+          circuit.domain_size(),    circuit.a_wires().size(),
+          circuit.b_wires().size(), circuit.synthesis_workspace_bytes()};
 }
 
 template <class Fr>
@@ -57,14 +57,14 @@ PartitionShape partition_shape(const HostCircuit<Fr>& circuit) {
   // DeviceCircuit::synthesis_workspace_bytes: one partial per heavy-row segment.
   const size_t segments = circuit.a.segments.size() + circuit.b.segments.size() +
                           (circuit.c ? circuit.c->segments.size() : 0);
-  return {circuit.n_vars,        size_t(circuit.n_vars) - circuit.n_public - 1,
-          circuit.domain_size,   circuit.a_wires.size(),
+  return {circuit.n_vars,         size_t(circuit.n_vars) - circuit.n_public - 1,
+          circuit.domain_size,    circuit.a_wires.size(),
           circuit.b_wires.size(), segments * sizeof(Fr)};
 }
 
 template <class Curve>
-typename PartitionBuffers<Curve>::Carving PartitionBuffers<Curve>::carve(
-    const PartitionShape& s, std::byte* base) {
+typename PartitionBuffers<Curve>::Carving PartitionBuffers<Curve>::carve(const PartitionShape& s,
+                                                                         std::byte* base) {
   Carving out;
   const auto take = [&]<class T>(T*& at, size_t count) {
     at = base == nullptr ? nullptr : reinterpret_cast<T*>(base + out.bytes);
@@ -90,10 +90,9 @@ typename PartitionBuffers<Curve>::Carving PartitionBuffers<Curve>::carve(
 
 template <class Curve>
 PartitionBuffers<Curve>::PartitionBuffers(const PartitionShape& shape)
-    : shape_(shape),
-      sums_(1),
-      marks_{Event(true), Event(true), Event(true), Event(true), Event(true),
-             Event(true), Event(true), Event(true), Event(true)} {}
+    : shape_(shape), sums_(1), marks_{Event(true), Event(true), Event(true),
+                                      Event(true), Event(true), Event(true),
+                                      Event(true), Event(true), Event(true)} {}
 
 template <class Curve>
 size_t PartitionBuffers<Curve>::bytes_for(const PartitionShape& shape) {
@@ -258,8 +257,8 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   CUDA_CHECK(
       cudaMemcpyAsync(&sums.private_wires, g1 + 2, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaMemcpyAsync(&sums.h, g1 + 3, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
-  CUDA_CHECK(cudaMemcpyAsync(&sums.b2, buffers.g2_result(), sizeof(sums.b2),
-                             cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaMemcpyAsync(&sums.b2, buffers.g2_result(), sizeof(sums.b2), cudaMemcpyDeviceToHost,
+                             stream));
   marks[8].record(stream);
 }
 
@@ -300,9 +299,9 @@ groth16::ProveResult<Curve> finish_partition(const DeviceProvingKey<Curve>& key,
   t.msm_h_ms = gpu_ms(7, 8);
   t.epilogue_ms = epilogue_ms;
   if (stage_times != nullptr) {
-    *stage_times = {t.witness_check_ms, t.abc_ms,    t.h_ms,      t.msm_a_ms, t.msm_b1_ms,
-                    t.msm_b2_ms,        t.msm_c_ms,  t.msm_h_ms,  gpu_ms(0, 8), 0,
-                    epilogue_ms,        epilogue_ms};
+    *stage_times = {t.witness_check_ms, t.abc_ms,    t.h_ms,      t.msm_a_ms,
+                    t.msm_b1_ms,        t.msm_b2_ms, t.msm_c_ms,  t.msm_h_ms,
+                    gpu_ms(0, 8),       0,           epilogue_ms, epilogue_ms};
   }
 
   if (options.self_verify) {

@@ -42,9 +42,7 @@ class ResidentCircuit {
   const ntt::DeviceDomain<Fr>& domain() const { return *domain_; }
   const PartitionShape& shape() const { return shape_; }
   // VRAM held: matrices, key queries, domain tables.
-  size_t device_bytes() const {
-    return circuit_.bytes() + key_.bytes() + domain_->device_bytes();
-  }
+  size_t device_bytes() const { return circuit_.bytes() + key_.bytes() + domain_->device_bytes(); }
 
  private:
   DeviceCircuit<Fr> circuit_;
