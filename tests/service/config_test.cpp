@@ -24,7 +24,7 @@ TEST(ServiceConfig, TheSampleConfigParses) {
   validate(c);
   EXPECT_EQ(c.socket, "/run/cuzk/cuzk.sock");
   EXPECT_EQ(c.socket_mode, 0660u);
-  EXPECT_EQ(c.backend, "cpu");
+  EXPECT_EQ(c.backend, "auto");
   EXPECT_EQ(c.engine.workers_per_gpu, 2);
 }
 
