@@ -9,11 +9,10 @@
 //                 batch-affine lanes, 2·(5M + 1S) plus an inversion per lane step)
 // so c grows with log2(n) while 2^c stays well below n. The groups differ in the price of an
 // inversion: binary Euclid in Fp costs about 300 multiplications of Fp (7.8 µs on BN254,
-// 16 µs on BLS12-381 on the development host), while an Fp2 inversion goes through the norm to
-// one Fp inversion, about 70 multiplications of Fp2. Batch-affine arithmetic therefore pays on
-// G2 from 2^(c−1) = 64 buckets on, on G1 only from 512; and G2's reduction, which in XYZZ costs
-// 4 times G1's (an Fp2 multiplication costs 4.3 of Fp here, not 3, see src/msm/README.md) while its
-// accumulation got 2 times cheaper than XYZZ, wants narrower windows than G1.
+// 16-20 µs on BLS12-381 on the development host), while an Fp2 inversion goes through the norm
+// to one Fp inversion, about 70 multiplications of Fp2. Batch-affine arithmetic therefore pays
+// on G2 from 2^(c−1) = 64 buckets on, on G1 only from 512, and each group has its own table of
+// widths, measured.
 
 #include <bit>
 #include <cstddef>
@@ -31,43 +30,45 @@ struct WindowTuningEntry {
   unsigned window_bits;
 };
 
-// Window widths, from sweeps of c with `bench_msm --tune --threads=1` (and the same sweep of
-// batch-affine and XYZZ side by side), CPU time of one thread, best of 2-3 runs, on the 2-core
-// development host while other builds ran (±5-10% noise; the optimum is flat, ±1 bit costs
-// 1-10%). Milliseconds, batch-affine accumulation unless marked x (XYZZ):
-//   BN254 G1      2^8:  x c = 6, 7 → 5.6, 5.6; c = 7, 8 → 8.8, 9.5
-//                 2^10: x c = 8 → 17.3; c = 9 → 14.2..21.8 (four runs)
-//                 2^12: x c = 9 → 47..56; c = 9..11 → 45, 40..49, 42..57
-//                 2^14: c = 10..13 → 139..154, 126..160, 126..144, 146..158
-//                 2^16: x c = 12 → 570..610; c = 11..14 → 470..639, 455..499, 420..496, 491..525
-//                 2^18: c = 12..16 → 1807..1920, 1743..1926, 1675..1968, 2000..2061, 2392
-//   BLS12-381 G1  2^10: x c = 8 → 23.4; c = 8, 9 → 30.8, 30.8..34.4
-//                 2^12: x c = 9 → 84.5; c = 9..11 → 82..102, 87, 81..114
-//                 2^14: c = 10..13 → 256..276, 216..220, 224..250, 230..267
-//                 2^16: c = 11..14 → 824..878, 727..887, 697..890, 806..956
-//                 2^18: c = 12..15 → 3411..3440, 2971..3053, 3104..3427, 3111..3696
-//   BN254 G2      2^8:  x c = 6, 7 → 24.6, 25.5; c = 6, 7 → 28.3, 28.0
-//                 2^10: x c = 8 → 62..78; c = 7..9 → 47..68, 42..61, 46..64
-//                 2^12: x c = 9 → 205..263; c = 8..11 → 130..187, 120..170, 125..171, 149..208
-//                 2^14: c = 10..12 → 394..466, 440..460, 465..508
-//                 2^16: x c = 12 → 2698; c = 11..14 → 1480..1539, 1390..1490, 1350..1545, 1753..1840
-//                 2^18: c = 12..16 → 5374..5447, 4750..5290, 4953..5058, 4776..5111, 5833
-//   BLS12-381 G2  2^8:  x c = 6 → 37.3; c = 6, 7 → 39.9, 43.1
-//                 2^10: x c = 8 → 97.8; c = 7..9 → 79..88, 68..94, 73..88
-//                 2^12: x c = 9 → 356; c = 8..10 → 214..285, 194..236, 198..262
-//                 2^14: c = 10..12 → 693..696, 651..690, 694..706
-//                 2^16: c = 11..13 → 2235..2607, 2144..2484, 2081..2393
-//                 2^18: c = 12..14 → 9855..10354, 8470..8857, 8415..8861
-// Beyond 2^18 the width grows slowly: every doubling of the buckets also doubles their memory,
-// and past the core's L2 cache (512 KiB: 2^13 affine buckets of BN254 G1) each addition waits
-// on a cache miss. It stops at kMaxWindowBits.
+// Window widths from `bench_msm --tune --threads=1` (the default accumulation at each width;
+// CPU time of the one thread, milliseconds, on the 2-core development host while other builds
+// ran, so ±5-10%; the optimum is flat, ±1 bit costs 1-10%):
+//   BN254 G1      2^8:  c = 5..8 → 5.5, 5.5, 5.1, 5.9
+//                 2^10: c = 7..10 → 16.5, 17.0, 15.5, 22.5
+//                 2^12: c = 9..11 → 52.6, 48.0, 57.9
+//                 2^14: c = 10..12 → 151.9, 149.7, 159.2
+//                 2^16: c = 11..14 → 562, 500, 498, 532
+//                 2^18: c = 12..16 → 1901, 1841, 1687, 1725, 1950
+//                 2^20: c = 13..16 → 7254, 6700, 6253, 6932
+//   BLS12-381 G1  2^10: c = 7..9 → 30.7, 28.0, 29.8
+//                 2^12: c = 9..11 → 93.6, 90.6, 102.0
+//                 2^14: c = 10..12 → 292, 271, 277
+//                 2^16: c = 11..15 → 888, 826, 834, 786, 896
+//                 2^18: c = 12..16 → 3209, 3032, 3199, 3090, 3347
+//                 2^20: c = 13..16 → 12494, 12608, 10982, 10972
+//   BN254 G2      2^8:  c = 5..7 → 22.6, 21.1, 22.0
+//                 2^10: c = 7..9 → 52.9, 59.2, 68.7
+//                 2^12: c = 8..10 → 170.5, 164.2, 159.0
+//                 2^14: c = 10..12 → 421.6, 403.2, 434.6
+//                 2^16: c = 11..14 → 1335, 1296, 1338, 1487
+//   BLS12-381 G2  2^8:  c = 5..7 → 39.9, 38.5, 41.7
+//                 2^10: c = 7..9 → 111.1, 108.2, 118.2
+//                 2^12: c = 8..10 → 247.0, 225.5, 271.1
+//                 2^14: c = 10..12 → 680.7, 666.6, 811.7
+//                 2^16: c = 11..14 → 2237, 2161, 2023, 2309
+// and G2 at 2^18 (a scratch sweep, wall time of one thread): BN254 c = 12..15 → 5374, 5290,
+// 5058, 5111; BLS12-381 c = 12..14 → 9855, 8470, 8861. Where the curves disagree by less than
+// the noise, the table takes the width better for both on the sum. G2 beyond 2^18 follows G1's
+// steps unmeasured. Every doubling of the buckets doubles their memory, and beyond the core's
+// L2 cache (512 KiB: 2^13 affine buckets of BN254 G1) each addition waits on a miss, which is
+// why the width grows slower than the cost model asks; it stops at kMaxWindowBits.
 inline constexpr WindowTuningEntry kWindowTableG1[] = {
-    {2, 2},  {4, 3},   {6, 4},   {7, 5},   {9, 7},   {11, 8},
-    {12, 10}, {14, 11}, {16, 12}, {18, 13}, {20, 14}, {22, 15}, {64, kMaxWindowBits},
+    {2, 2},   {4, 3},   {6, 4},   {7, 5},   {9, 7},   {11, 8},           {12, 10},
+    {14, 11}, {16, 12}, {17, 13}, {18, 14}, {20, 15}, {64, kMaxWindowBits},
 };
 inline constexpr WindowTuningEntry kWindowTableG2[] = {
-    {2, 2},  {4, 3},   {6, 4},   {7, 5},   {9, 6},   {11, 8},
-    {12, 9}, {13, 10}, {14, 11}, {16, 12}, {18, 13}, {20, 14}, {22, 15}, {64, kMaxWindowBits},
+    {2, 2},   {4, 3},   {6, 4},   {7, 5},   {9, 6},   {11, 8},   {12, 9},
+    {13, 10}, {14, 11}, {15, 12}, {16, 13}, {18, 14}, {20, 15}, {64, kMaxWindowBits},
 };
 
 // The window width for n points in a group whose coordinates lie in `field`.
@@ -83,7 +84,14 @@ constexpr unsigned window_bits_for(size_t n, CoordinateField field = CoordinateF
 }
 
 // Batch-affine bucket accumulation (affine_buckets.hpp) from this window width on (XYZZ below):
-// 2^(c−1) buckets must fill batches long enough to carry an inversion (see the sweeps above).
+// 2^(c−1) buckets must fill batches long enough to carry an inversion. The same width both ways
+// (a scratch sweep through PippengerOptions, CPU ms of one thread, XYZZ against batch-affine):
+//   BN254 G1 2^10: c = 9 → 17.2 / 18.2, c = 10 → 18.2 / 21.4;  2^12: c = 10 → 51.1 / 49.2
+//   BLS12-381 G1 2^10: c = 9 → 31.6 / 36.9, c = 10 → 31.0 / 33.0;  2^12: c = 10 → 89.0 / 92.3
+//   BN254 G2 2^8: c = 6 → 22.8 / 26.7, c = 7 → 24.7 / 25.1;  2^10: c = 7 → 75.5 / 58.9
+//   BLS12-381 G2 2^8: c = 6 → 38.4 / 46.6, c = 7 → 40.6 / 41.8;  2^10: c = 7 → 125.1 / 99.8
+// and from c = 11 on batch-affine wins everywhere (BN254 G1 2^16, c = 12: 570-610 against
+// 450-500 ms).
 constexpr unsigned batch_affine_min_window_bits(CoordinateField field) {
   return field == CoordinateField::kPrime ? 10 : 7;
 }
