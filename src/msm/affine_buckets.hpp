@@ -121,7 +121,7 @@ class AffineBuckets {
   // The XYZZ buckets, if any were used, are reduced by running sums and added.
   Xyzz weighted_sum(size_t lanes = 0) {
     Xyzz sum = lanes >= 2 && affine_.size() >= 2 * lanes ? lane_weighted_sum(lanes)
-                                                          : running_weighted_sum(affine_);
+                                                         : running_weighted_sum(affine_);
     if (!spilled_.empty()) sum += running_weighted_sum(spilled_);
     return sum;
   }
@@ -275,9 +275,9 @@ class AffineBuckets {
     return sum + times_segment;
   }
 
-  std::vector<AffinePoint> affine_;  // the point at infinity, (0, 0), when empty
-  std::vector<Xyzz> spilled_;        // allocated on the first spill
-  std::vector<uint8_t> busy_;        // 1 while the bucket has an addition in the open batch
+  std::vector<AffinePoint> affine_;        // the point at infinity, (0, 0), when empty
+  std::vector<Xyzz> spilled_;              // allocated on the first spill
+  std::vector<uint8_t> busy_;              // 1 while the bucket has an addition in the open batch
   std::vector<uint32_t> batch_buckets_;    // the open batch: bucket k += point k
   std::vector<AffinePoint> batch_points_;  // (negated where the digit was)
   std::vector<Pending> queue_;

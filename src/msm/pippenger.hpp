@@ -75,7 +75,7 @@ struct PippengerPlan {
   unsigned windows;
   size_t chunk_points;
   size_t chunks;
-  size_t batch_size;  // 0: XYZZ buckets; else batch-affine with batches of this many additions
+  size_t batch_size;       // 0: XYZZ buckets; else batch-affine with batches of this many additions
   size_t reduction_lanes;  // batch-affine only: see AffineBuckets::weighted_sum
 };
 
@@ -107,14 +107,13 @@ PippengerPlan plan_pippenger(size_t n, const PippengerOptions& options) {
   }
   const size_t chunk_points = n == 0 ? 0 : (n + chunks - 1) / chunks;
   if (chunk_points != 0) chunks = (n + chunk_points - 1) / chunk_points;
-  const bool batch_affine =
-      options.accumulation == BucketAccumulation::kBatchAffine ||
-      (options.accumulation == BucketAccumulation::kAuto &&
-       c >= batch_affine_min_window_bits(kField));
-  const size_t batch_size =
-      !batch_affine ? 0 : options.batch_size != 0 ? options.batch_size : batch_affine_size(c);
-  const size_t lanes =
-      options.reduction_lanes != 0 ? options.reduction_lanes : reduction_lanes(c);
+  const bool batch_affine = options.accumulation == BucketAccumulation::kBatchAffine ||
+                            (options.accumulation == BucketAccumulation::kAuto &&
+                             c >= batch_affine_min_window_bits(kField));
+  const size_t batch_size = !batch_affine             ? 0
+                            : options.batch_size != 0 ? options.batch_size
+                                                      : batch_affine_size(c);
+  const size_t lanes = options.reduction_lanes != 0 ? options.reduction_lanes : reduction_lanes(c);
   return {c, windows, chunk_points, chunks, batch_size, lanes};
 }
 
@@ -124,8 +123,8 @@ namespace detail {
 // running-sum reduction.
 template <class Curve>
 ec::Xyzz<Curve> window_tile_xyzz(std::span<const ec::Affine<Curve>> bases,
-                            std::span<const ScalarInt<Curve>> scalars, unsigned c, unsigned w,
-                            size_t begin, size_t end) {
+                                 std::span<const ScalarInt<Curve>> scalars, unsigned c, unsigned w,
+                                 size_t begin, size_t end) {
   using Xyzz = ec::Xyzz<Curve>;
   std::vector<Xyzz> buckets(size_t(1) << (c - 1), Xyzz::infinity());  // buckets[j] ↔ |d| = j + 1
   for (size_t i = begin; i < end; ++i) {
@@ -151,8 +150,8 @@ ec::Xyzz<Curve> window_tile_xyzz(std::span<const ec::Affine<Curve>> bases,
 template <class Curve>
 ec::Xyzz<Curve> window_tile_batch_affine(std::span<const ec::Affine<Curve>> bases,
                                          std::span<const ScalarInt<Curve>> scalars, unsigned c,
-                                         unsigned w, size_t begin, size_t end,
-                                         size_t batch_size, size_t lanes) {
+                                         unsigned w, size_t begin, size_t end, size_t batch_size,
+                                         size_t lanes) {
   AffineBuckets<Curve> buckets(size_t(1) << (c - 1), batch_size,
                                std::min(batch_size, kMinBatchAffinePairs));
   for (size_t i = begin; i < end; ++i) {
@@ -183,11 +182,11 @@ ec::Jacobian<Curve> pippenger_canonical(std::span<const ec::Affine<Curve>> bases
       const unsigned w = unsigned(t / plan.chunks);
       const size_t begin = (t % plan.chunks) * plan.chunk_points;
       const size_t end = std::min(n, begin + plan.chunk_points);
-      tile_sums[t] = plan.batch_size == 0
-                         ? window_tile_xyzz<Curve>(bases, scalars, plan.window_bits, w, begin, end)
-                         : window_tile_batch_affine<Curve>(bases, scalars, plan.window_bits, w,
-                                                           begin, end, plan.batch_size,
-                                                           plan.reduction_lanes);
+      tile_sums[t] =
+          plan.batch_size == 0
+              ? window_tile_xyzz<Curve>(bases, scalars, plan.window_bits, w, begin, end)
+              : window_tile_batch_affine<Curve>(bases, scalars, plan.window_bits, w, begin, end,
+                                                plan.batch_size, plan.reduction_lanes);
     }
   };
   if (n < kMinParallelPoints) {

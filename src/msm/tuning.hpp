@@ -63,11 +63,22 @@ struct WindowTuningEntry {
 // L2 cache (512 KiB: 2^13 affine buckets of BN254 G1) each addition waits on a miss, which is
 // why the width grows slower than the cost model asks; it stops at kMaxWindowBits.
 inline constexpr WindowTuningEntry kWindowTableG1[] = {
-    {2, 2},   {4, 3},   {6, 4},   {7, 5},   {9, 7},   {11, 8},           {12, 10},
-    {14, 11}, {16, 12}, {17, 13}, {18, 14}, {20, 15}, {64, kMaxWindowBits},
+    {2, 2},
+    {4, 3},
+    {6, 4},
+    {7, 5},
+    {9, 7},
+    {11, 8},
+    {12, 10},
+    {14, 11},
+    {16, 12},
+    {17, 13},
+    {18, 14},
+    {20, 15},
+    {64, kMaxWindowBits},
 };
 inline constexpr WindowTuningEntry kWindowTableG2[] = {
-    {2, 2},   {4, 3},   {6, 4},   {7, 5},   {9, 6},   {11, 8},   {12, 9},
+    {2, 2},   {4, 3},   {6, 4},   {7, 5},   {9, 6},   {11, 8},  {12, 9},
     {13, 10}, {14, 11}, {15, 12}, {16, 13}, {18, 14}, {20, 15}, {64, kMaxWindowBits},
 };
 

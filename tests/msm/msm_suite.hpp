@@ -292,8 +292,8 @@ TYPED_TEST_P(MsmTest, BatchAffineAccumulationMatchesNaiveSum) {
   using Affine = typename TestFixture::Affine;
   const size_t n = TypeParam::kMedium;
   const auto distinct = this->random_bases(6);
-  const std::vector<Fr> few = {Fr::zero(),     Fr::one(),       Fr::from_u64(2),
-                               Fr::from_u64(5), -Fr::one(),     Fr::random(this->rng_)};
+  const std::vector<Fr> few = {Fr::zero(),      Fr::one(),  Fr::from_u64(2),
+                               Fr::from_u64(5), -Fr::one(), Fr::random(this->rng_)};
   std::vector<Affine> bases(n);
   std::vector<Fr> scalars(n);
   for (size_t i = 0; i < n; ++i) {
@@ -443,7 +443,7 @@ REGISTER_TYPED_TEST_SUITE_P(MsmTest, RandomInputsMatchNaiveSum, WindowWidthsAndC
                             WitnessShapedScalarsMatchNaiveSum, BoundaryScalarsMatchNaiveSum,
                             BasesAtInfinityAreSkipped, DuplicatedBasesTakeTheDoublingPath,
                             NegatedBasesCancel, BatchAffineAccumulationMatchesNaiveSum,
-                            SumSelectedMatchesNaiveSum,
-                            ResultIsIndependentOfThreadCount, BadInputIsRejected);
+                            SumSelectedMatchesNaiveSum, ResultIsIndependentOfThreadCount,
+                            BadInputIsRejected);
 
 }  // namespace cuzk::test
