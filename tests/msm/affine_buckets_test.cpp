@@ -152,9 +152,12 @@ TYPED_TEST_P(AffineBucketsTest, OppositePointsCancel) {
 // every minimum is at most six).
 TYPED_TEST_P(AffineBucketsTest, MixedInputsTakeEveryPath) {
   const auto points = this->random_points(5);
+  // Which path an addition takes depends on the pattern of buckets and point indices only, not
+  // on the points' values: a fixed pattern makes "every path" hold for any test seed.
+  std::mt19937_64 pattern(6);
   std::vector<typename TestFixture::Addition> additions;
   for (size_t i = 0; i < 2000; ++i) {
-    additions.push_back({this->rng_() % 6, this->rng_() % points.size(), this->rng_() % 3 == 0});
+    additions.push_back({pattern() % 6, pattern() % points.size(), pattern() % 3 == 0});
   }
   for (auto [batch, minimum] : {std::pair<size_t, size_t>{4, 2}, {5, 3}, {6, 6}, {8, 6}}) {
     const auto stats = this->check(6, points, additions, batch, minimum);
