@@ -12,9 +12,9 @@
 //                                  of the results on the same stream; must not block
 //   epilogue (host, no lock)       PartitionWork::finish, after the worker waited for its own
 //                                  stream's last event: the proof from the downloaded results
-// None of these may call a device-global synchronization or allocation (cudaDeviceSynchronize,
-// cudaMalloc, cudaFree, cudaMemPoolTrimTo, cudaMemGetInfo; DESIGN.md §2.1): memory comes from
-// the arena carved at start-up (carve_vram_arena) and ordering from events.
+// None of these may make a device-global synchronization, allocation or memory query (the
+// calls DESIGN.md §2.1 lists; tests/engine/no_device_sync_test.cpp scans for them): memory
+// comes from the arena carved at start-up (carve_vram_arena) and ordering from events.
 // A backend without devices (cpu, device_count() == 0) proves on the host in prove_on_host,
 // called by the engine's CPU worker pool.
 //

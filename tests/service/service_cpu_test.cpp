@@ -9,12 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "circuits/synthetic.hpp"
-#include "formats/wtns.hpp"
-#include "formats/zkey.hpp"
 #include "groth16/json.hpp"
-#include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
+#include "tests/engine/real_proofs_suite.hpp"
 #include "tests/service/service_test_support.hpp"
 #include "tests/support/test_random.hpp"
 
@@ -36,25 +33,16 @@ struct Circuit {
   std::string wtns, bad_wtns;  // .wtns bytes; the bad one breaks the last constraint
 };
 
+// The engine tests' circuit and development key (tests/engine/real_proofs_suite.hpp), its
+// witnesses as the bytes a client sends.
 template <class Curve>
-Circuit<Curve> make_circuit(const fs::path& dir, const std::string& name, uint64_t seed) {
-  circuits::SyntheticSpec spec;
-  spec.shape = circuits::Shape::kPorep;
-  spec.constraints = 300;
-  spec.public_inputs = 2;
-  spec.seed = seed;
-  auto circuit = circuits::generate_circuit<Curve>(spec);
-  auto key = groth16::setup<Curve>(circuit.r1cs);
+Circuit<Curve> make_circuit(const fs::path& dir, uint64_t seed) {
+  const auto e = engine::test::make_circuit<Curve>(dir, seed);
   Circuit<Curve> c;
-  c.zkey = dir / (name + ".zkey");
-  formats::write_zkey<Curve>(c.zkey, key);
-  c.vk = groth16::verifying_key_from_zkey(key);
-  const auto good = formats::wtns_to_bytes<Curve>(circuit.witness);
-  c.wtns.assign(good.begin(), good.end());
-  auto bad = circuit.witness;
-  bad.back() = bad.back() + Curve::Fr::one();
-  const auto bad_bytes = formats::wtns_to_bytes<Curve>(bad);
-  c.bad_wtns.assign(bad_bytes.begin(), bad_bytes.end());
+  c.zkey = e.zkey_path;
+  c.vk = e.vk;
+  c.wtns.assign(e.witnesses[0].begin(), e.witnesses[0].end());
+  c.bad_wtns.assign(e.bad_witness.begin(), e.bad_witness.end());
   return c;
 }
 
@@ -100,9 +88,8 @@ class CpuDaemon : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new fs::path(scratch_dir());
     const uint64_t seed = cuzk::test::seed();
-    bn_ = new Circuit<formats::Bn254>(make_circuit<formats::Bn254>(*dir_, "bn", seed));
-    bls_ =
-        new Circuit<formats::Bls12_381>(make_circuit<formats::Bls12_381>(*dir_, "bls", seed + 1));
+    bn_ = new Circuit<formats::Bn254>(make_circuit<formats::Bn254>(*dir_, seed));
+    bls_ = new Circuit<formats::Bls12_381>(make_circuit<formats::Bls12_381>(*dir_, seed + 1));
   }
   static void TearDownTestSuite() {
     fs::remove_all(*dir_);

@@ -14,7 +14,7 @@ namespace {
 
 using groth16::timing::announce;
 using groth16::timing::Clock;
-constexpr auto ms_since = groth16::timing::milliseconds_since;
+using groth16::timing::milliseconds_since;
 
 // Upload (`make_resident` builds the ResidentCircuit), prove, verify.
 template <class Curve, class MakeResident>
@@ -28,7 +28,7 @@ groth16::ProveResult<Curve> prove_on_device(std::span<const typename Curve::Fr> 
   pinned.assign_montgomery(witness);
   auto buffers = PartitionBuffers<Curve>::allocate(resident.shape());
   const Stream stream;
-  const double upload_ms = ms_since(start);
+  const double upload_ms = milliseconds_since(start);
 
   announce(options, "proving on the GPU");
   GpuProveOptions<Curve> gpu_options;
@@ -63,7 +63,7 @@ class GpuFileProver final : public groth16::FileProver {
     announce(options, "checking the witness against the .r1cs");
     const auto start = Clock::now();
     groth16::check_bellman_inputs(params, r1cs, witness);
-    return prove_on_device(witness, options, ms_since(start), [&] {
+    return prove_on_device(witness, options, milliseconds_since(start), [&] {
       return ResidentCircuit<groth16::BellmanCurve>::from_params(params, r1cs);
     });
   }
@@ -76,7 +76,7 @@ class GpuFileProver final : public groth16::FileProver {
     announce(options, "checking the witness");
     const auto start = Clock::now();
     groth16::check_prove_inputs(key, witness, options);
-    return prove_on_device(witness, options, ms_since(start),
+    return prove_on_device(witness, options, milliseconds_since(start),
                            [&] { return ResidentCircuit<Curve>::from_zkey(key); });
   }
 };

@@ -22,15 +22,20 @@ unsigned log2_of_domain(size_t n) {
 }  // namespace
 
 template <class Curve>
-ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(const formats::Groth16Zkey<Curve>& zkey) {
+template <class Key>
+ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(const HostCircuit<Fr>& host, const Key& key,
+                                                      ntt::Convention convention) {
   ResidentCircuit r;
-  const HostCircuit<Fr> host = host_circuit_from_zkey(zkey);
   r.shape_ = partition_shape(host);
   r.circuit_ = DeviceCircuit<Fr>::upload(host);
-  r.key_ = DeviceProvingKey<Curve>::upload(zkey);
-  r.domain_ = std::make_unique<ntt::DeviceDomain<Fr>>(log2_of_domain(host.domain_size),
-                                                      ntt::Convention::kSnarkjs);
+  r.key_ = DeviceProvingKey<Curve>::upload(key);
+  r.domain_ = std::make_unique<ntt::DeviceDomain<Fr>>(log2_of_domain(host.domain_size), convention);
   return r;
+}
+
+template <class Curve>
+ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(const formats::Groth16Zkey<Curve>& zkey) {
+  return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs);
 }
 
 template <class Curve>
@@ -39,14 +44,7 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::Bellma
   if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
     CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
   } else {
-    ResidentCircuit r;
-    const HostCircuit<Fr> host = host_circuit_from_r1cs(r1cs);
-    r.shape_ = partition_shape(host);
-    r.circuit_ = DeviceCircuit<Fr>::upload(host);
-    r.key_ = DeviceProvingKey<Curve>::upload(params);
-    r.domain_ = std::make_unique<ntt::DeviceDomain<Fr>>(log2_of_domain(host.domain_size),
-                                                        ntt::Convention::kBellman);
-    return r;
+    return upload(host_circuit_from_r1cs(r1cs), params, ntt::Convention::kBellman);
   }
 }
 

@@ -18,6 +18,7 @@
 #include "gpu/ntt/ntt.hpp"
 #include "gpu/prover/device_circuit.hpp"
 #include "gpu/prover/device_proving_key.hpp"
+#include "gpu/prover/host_circuit.hpp"
 #include "gpu/prover/prover.hpp"
 
 namespace cuzk::gpu::prover {
@@ -45,6 +46,11 @@ class ResidentCircuit {
   size_t device_bytes() const { return circuit_.bytes() + key_.bytes() + domain_->device_bytes(); }
 
  private:
+  // The uploads shared by both sources: `key` is the .zkey or the .params.
+  template <class Key>
+  static ResidentCircuit upload(const HostCircuit<Fr>& host, const Key& key,
+                                ntt::Convention convention);
+
   DeviceCircuit<Fr> circuit_;
   DeviceProvingKey<Curve> key_;
   std::unique_ptr<ntt::DeviceDomain<Fr>> domain_;
