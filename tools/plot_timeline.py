@@ -27,14 +27,16 @@ STAGES = [  # (name, start field, end field, colour)
 ]
 
 
-def busy_fractions(records):
-    """Per device: the union of the compute intervals over the whole span."""
+def busy_fractions(records, span=None):
+    """Per device: the union of the compute intervals over `span` (start_us, end_us), by default
+    the whole span from the first partition taken to the last one finished."""
     by_device = {}
     for r in records:
         if r["gpu_done_us"] > r["compute_begin_us"] > 0:
             by_device.setdefault(r["device"], []).append((r["compute_begin_us"], r["gpu_done_us"]))
-    span_start = min(r["taken_us"] for r in records)
-    span_end = max(r["finished_us"] for r in records)
+    if span is None:
+        span = (min(r["taken_us"] for r in records), max(r["finished_us"] for r in records))
+    span_start, span_end = span
     out = {}
     for device, intervals in by_device.items():
         intervals.sort()

@@ -201,6 +201,7 @@ DaemonConfig parse_config(std::string_view toml_text, const std::string& source_
   eng.size("host_margin_bytes", c.engine.host_margin_bytes);
   eng.size("vram_arena_bytes", c.engine.vram_arena_bytes);
   eng.size("vram_margin_bytes", c.engine.vram_margin_bytes);
+  eng.boolean("verify_proofs", c.verify_proofs);
   eng.check_unknown();
 
   Section keys(top.table("keys"), "keys", source_name);

@@ -35,6 +35,7 @@ struct DaemonConfig {
   // cuda | cpu | auto (cuda where this build has it and a GPU is present, else cpu) | sim
   std::string backend = "auto";
   engine::EngineOptions engine;
+  bool verify_proofs = true;  // cuda: check every proof against its key before returning it
 
   // [keys]
   std::filesystem::path key_directory;  // every *.zkey in it, id = the file name's stem

@@ -79,6 +79,7 @@ std::unique_ptr<engine::Backend> make_backend(const DaemonConfig& config) {
   if (config.backend == "cuda" || (config.backend == "auto" && gpu::device_count() > 0)) {
     engine::CudaOptions cuda;
     cuda.check_key_subgroups = config.check_key_subgroups;
+    cuda.verify_proofs = config.verify_proofs;
     cuda.staging_per_device = config.engine.workers_per_gpu;
     return engine::CudaBackend::create(cuda);
   }

@@ -26,6 +26,7 @@ TEST(ServiceConfig, TheSampleConfigParses) {
   EXPECT_EQ(c.socket_mode, 0660u);
   EXPECT_EQ(c.backend, "auto");
   EXPECT_EQ(c.engine.workers_per_gpu, 2);
+  EXPECT_TRUE(c.verify_proofs);
 }
 
 TEST(ServiceConfig, EveryOptionIsRead) {
@@ -50,6 +51,7 @@ host_bytes = "2GiB"
 host_margin_bytes = 1024
 vram_arena_bytes = "10 MB"
 vram_margin_bytes = "1.5KiB"
+verify_proofs = false
 [keys]
 preload = ["a"]
 check_subgroups = false
@@ -80,6 +82,7 @@ a = 5000
   EXPECT_EQ(c.engine.host_bytes, uint64_t(2) << 30);
   EXPECT_EQ(c.engine.vram_arena_bytes, 10'000'000u);
   EXPECT_EQ(c.engine.vram_margin_bytes, 1536u);
+  EXPECT_FALSE(c.verify_proofs);
   EXPECT_EQ(c.engine.keys.budgets.at(engine::KeyTier::kVram), uint64_t(40) << 30);
   EXPECT_EQ(c.engine.keys.budgets.at(engine::KeyTier::kPinned), 1000u);
   EXPECT_EQ(c.engine.keys.budgets.count(engine::KeyTier::kMmap), 0u);
@@ -106,6 +109,8 @@ TEST(ServiceConfig, ErrorsNameTheOption) {
   EXPECT_NE(error_of("[server]\nsocket = \"\"\n").find("neither a unix socket"), std::string::npos);
   EXPECT_NE(error_of("[keys]\npreload = [\"ghost\"]\n").find("no key 'ghost'"), std::string::npos);
   EXPECT_NE(error_of("[server\n").find("test.toml"), std::string::npos) << "a syntax error";
+  EXPECT_NE(error_of("[engine]\nverify_proofs = 0\n").find("expected true or false"),
+            std::string::npos);
   EXPECT_EQ(error_of(""), "") << "every option has a default";
 }
 

@@ -23,7 +23,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -31,13 +30,10 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_json.hpp"
-#include "circuits/synthetic.hpp"
 #include "engine/cuda_backend.hpp"
 #include "engine/engine.hpp"
-#include "formats/wtns.hpp"
 #include "gpu/device_info.hpp"
-#include "groth16/setup.hpp"
-#include "random_key.hpp"
+#include "porep_bench_files.hpp"
 #include "util/error.hpp"
 
 namespace {
@@ -205,21 +201,10 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
 
 template <class Curve>
 nlohmann::json run_size(const Options& o, unsigned log_n) {
-  std::mt19937_64 rng(log_n);
   auto t = Clock::now();
-  circuits::SyntheticSpec spec;
-  spec.shape = circuits::Shape::kPorep;
-  spec.public_inputs = 1;
-  spec.constraints = (uint32_t(1) << log_n) - spec.public_inputs - 1;  // fills the domain
-  spec.seed = log_n;
-  const auto circuit = circuits::generate_circuit<Curve>(spec);
-  auto key = bench::random_zkey<Curve>(circuit.r1cs.header, rng);
-  key.coefficients = groth16::zkey_coefficients(circuit.r1cs);
-  fs::create_directories(o.dir);
-  const fs::path zkey = o.dir / ("bench_" + o.curve + "_" + std::to_string(log_n) + ".zkey");
-  formats::write_zkey<Curve>(zkey, key);
-  const auto wtns =
-      std::make_shared<const std::vector<uint8_t>>(formats::wtns_to_bytes<Curve>(circuit.witness));
+  auto files = bench::write_porep_bench_files<Curve>(o.dir, o.curve, log_n);
+  const fs::path zkey = files.zkey;
+  const auto wtns = std::make_shared<const std::vector<uint8_t>>(std::move(files.wtns));
   std::printf("2^%u: circuit, random key (%.1f GB file) and witness in %.0f ms\n", log_n,
               double(fs::file_size(zkey)) / 1e9, ms_between(t, Clock::now()));
   nlohmann::json results = nlohmann::json::array();
