@@ -73,7 +73,11 @@ void run(int& exit_code, const Connection& connection, Body&& body) {
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) CUZK_INVALID_INPUT("cannot read '" + path + "'");
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::string bytes(fs::file_size(path), '\0');  // one read: witnesses are gigabytes
+  if (!in.read(bytes.data(), std::streamsize(bytes.size()))) {
+    CUZK_INVALID_INPUT("cannot read '" + path + "'");
+  }
+  return bytes;
 }
 
 void write_file(const fs::path& path, const std::string& text) {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <variant>
 
+#include "engine/witness_input.hpp"
 #include "formats/curve.hpp"
 #include "formats/mapped_file.hpp"
 #include "formats/wtns.hpp"
@@ -35,13 +36,14 @@ double ms_since(Clock::time_point t) {
 // interrupted, so `cancelled` is looked at before proving and the caller looks again after.
 template <class Curve>
 PartitionOutput prove_with(const formats::Groth16Zkey<Curve>& zkey,
-                           const std::vector<uint8_t>& wtns, const std::atomic<bool>& cancelled,
+                           const PartitionInput& input, const std::atomic<bool>& cancelled,
                            StageTimes& times) {
   const auto t0 = Clock::now();
   formats::WtnsReadOptions read;
   read.expected_count = zkey.header.n_vars;
   read.threads = 1;
-  const auto witness = formats::parse_wtns<Curve>(wtns, "witness", read);
+  const WitnessView wtns = WitnessView::of(input);
+  const auto witness = formats::parse_wtns<Curve>(wtns.bytes(), wtns.name(), read);
   times.synthesis_ms += ms_since(t0);
   if (cancelled.load()) return {};
   const auto result = groth16::prove<Curve>(zkey, witness);
@@ -123,9 +125,8 @@ std::shared_ptr<const LoadedKey> CpuBackend::load_key(const KeySource& source, K
 
 PartitionOutput CpuBackend::prove_on_host(const LoadedKey& key, const PartitionInput& input,
                                           const std::atomic<bool>& cancelled, StageTimes& times) {
-  if (!input.witness || input.witness->empty()) CUZK_INVALID_INPUT("empty witness");
   return std::visit(
-      [&](const auto& zkey) { return prove_with(zkey, *input.witness, cancelled, times); },
+      [&](const auto& zkey) { return prove_with(zkey, input, cancelled, times); },
       dynamic_cast<const CpuKey&>(key).zkey());
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <variant>
 
+#include "engine/witness_input.hpp"
 #include "formats/curve.hpp"
 #include "formats/mapped_file.hpp"
 #include "formats/zkey.hpp"
@@ -146,8 +147,10 @@ class CudaWork : public PartitionWork {
     key_.give_back(device_, std::move(staging_));
   }
 
-  void load_witness(const std::vector<uint8_t>& wtns) {
-    staging_->witness.load_wtns_bytes(wtns, "witness", key_.on(device_).circuit().n_vars());
+  void load_witness(const PartitionInput& input) {
+    const WitnessView wtns = WitnessView::of(input);
+    staging_->witness.load_wtns_bytes(wtns.bytes(), wtns.name(),
+                                      key_.on(device_).circuit().n_vars());
   }
 
   uint64_t vram_bytes() const override { return staging_->buffers.bytes(); }
@@ -197,7 +200,7 @@ std::unique_ptr<PartitionWork> prepare_with(const CudaKey<Curve>& key, const Par
                                             int device, std::byte* arena, bool verify) {
   const auto start = Clock::now();
   auto work = std::make_unique<CudaWork<Curve>>(key, device, arena, verify);
-  work->load_witness(*input.witness);
+  work->load_witness(input);
   work->synthesis_ms = ms_since(start);
   return work;
 }
@@ -285,7 +288,6 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
 
 std::unique_ptr<PartitionWork> CudaBackend::prepare(const LoadedKey& key,
                                                     const PartitionInput& input, int device) {
-  if (!input.witness || input.witness->empty()) CUZK_INVALID_INPUT("empty witness");
   std::byte* arena = arena_base(device);
   if (const auto* k = dynamic_cast<const CudaKey<formats::Bn254>*>(&key)) {
     return prepare_with(*k, input, device, arena, options_.verify_proofs);

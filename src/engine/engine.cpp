@@ -4,6 +4,7 @@
 #include "engine/engine.hpp"
 
 #include "engine/engine_impl.hpp"
+#include "engine/witness_input.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -90,11 +91,7 @@ void Engine::register_key(const KeyId& id, const KeySource& source) {
 JobId Engine::submit(JobSpec spec) {
   Impl& m = *impl_;
   if (spec.partitions.empty()) CUZK_INVALID_INPUT("a job needs at least one partition");
-  for (size_t i = 0; i < spec.partitions.size(); ++i) {
-    if (!spec.partitions[i].witness) {
-      CUZK_INVALID_INPUT("partition " + std::to_string(i) + " has no witness");
-    }
-  }
+  for (size_t i = 0; i < spec.partitions.size(); ++i) check_partition_input(spec.partitions[i], i);
   const auto source = m.keys->source(spec.key_id);
   if (!source) CUZK_THROW(ErrorKind::kNotFound, "unknown key '" + spec.key_id + "'");
   auto job = std::make_shared<JobRecord>();

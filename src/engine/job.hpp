@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,11 +28,15 @@ using KeyId = std::string;
 enum class Priority : uint8_t { kLow = 0, kNormal = 1, kHigh = 2, kCritical = 3 };
 std::string_view priority_name(Priority priority);  // "low", "normal", "high", "critical"
 
-// One partition's input. The witness is the bytes of a .wtns file; a backend that models work
-// (sim) reads only its length and may treat agreed contents as a bad witness (sim_backend.hpp).
-// Shared and immutable, so that a retry or an idempotent resubmission does not copy it.
+// One partition's input: the witness as the bytes of a .wtns file, or the path of one. A path
+// is read (mapped) only when a worker prepares the partition, so queued partitions hold no
+// witness in host memory; the file must stay as it is until the job is final. A backend that
+// models work (sim) reads only the bytes and may treat agreed contents as a bad witness
+// (sim_backend.hpp). The bytes are shared and immutable, so that a retry or an idempotent
+// resubmission does not copy them. Exactly one of the two is set (Engine::submit checks).
 struct PartitionInput {
   std::shared_ptr<const std::vector<uint8_t>> witness;
+  std::filesystem::path witness_path = {};
 };
 
 struct JobSpec {

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <thread>
 
+#include "engine/witness_input.hpp"
+
 namespace cuzk::engine {
 
 using Micros = std::chrono::duration<double, std::micro>;
@@ -129,8 +131,8 @@ class SimKey : public LoadedKey {
 };
 
 std::string witness_text(const PartitionInput& input) {
-  if (!input.witness) return {};
-  return std::string(input.witness->begin(), input.witness->end());
+  const WitnessView wtns = WitnessView::of(input);
+  return std::string(wtns.bytes().begin(), wtns.bytes().end());
 }
 
 }  // namespace

@@ -86,22 +86,6 @@ bool same_token(std::string_view a, std::string_view b) {
   return diff == 0;
 }
 
-std::shared_ptr<const std::vector<uint8_t>> read_witness_file(const std::string& path,
-                                                              size_t partition) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    CUZK_INVALID_INPUT("partition " + std::to_string(partition) + ": cannot read witness file '" +
-                       path + "': " + std::strerror(errno));
-  }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (bytes.empty()) {
-    CUZK_INVALID_INPUT("partition " + std::to_string(partition) + ": witness file '" + path +
-                       "' is empty");
-  }
-  return std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
-}
-
 engine::JobSpec job_from_request(const v1::SubmitProofRequest& request) {
   if (request.key_id().empty()) CUZK_INVALID_INPUT("key_id is empty");
   if (request.partitions().empty()) {
@@ -122,7 +106,9 @@ engine::JobSpec job_from_request(const v1::SubmitProofRequest& request) {
             {std::make_shared<const std::vector<uint8_t>>(w.wtns().begin(), w.wtns().end())});
         break;
       case v1::Witness::kPath:
-        spec.partitions.push_back({read_witness_file(w.path(), size_t(i))});
+        // Read when a worker prepares the partition (engine/job.hpp); Engine::submit checks
+        // now that the file is there and readable.
+        spec.partitions.push_back({nullptr, w.path()});
         break;
       default:
         CUZK_INVALID_INPUT("partition " + std::to_string(i) +

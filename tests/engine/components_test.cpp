@@ -1,19 +1,24 @@
 // The engine's components one by one: the scheduler's order and bounds, the lock-order checker
 // (it fires on a wrong order), the host budget and the VRAM arena (fences, coalescing, never
 // over capacity under concurrency), the sim's own checks (a slot reused without its fence is
-// caught), metrics text.
+// caught), metrics text, the checks of a partition's witness input.
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <thread>
+
+#include <unistd.h>
 
 #include "engine/gpu_locks.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/sim_backend.hpp"
+#include "engine/witness_input.hpp"
 #include "tests/support/test_random.hpp"
 
 namespace cuzk::engine {
@@ -279,6 +284,43 @@ TEST(Timeline, BusyFractionIsTheUnionOfComputeSpans) {
   EXPECT_NEAR(tl.gpu_busy_fraction(0, at(0), at(100)), 0.6, 1e-9);
   EXPECT_NEAR(tl.gpu_busy_fraction(1, at(0), at(100)), 1.0, 1e-9);
   EXPECT_NE(tl.to_json_lines(t0).find("\"compute_begin_us\":20000"), std::string::npos);
+}
+
+TEST(WitnessInput, SubmissionChecksNameThePartitionAndTheProblem) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("cuzk_witness_input_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "w.wtns") << "wtns";
+  std::ofstream(dir / "empty.wtns");
+  const auto bytes = std::make_shared<const std::vector<uint8_t>>(std::vector<uint8_t>{1, 2});
+  const auto error_of = [](const PartitionInput& input) -> std::string {
+    try {
+      check_partition_input(input, 3);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error_of({bytes, {}}), "");
+  EXPECT_EQ(error_of({nullptr, dir / "w.wtns"}), "");
+  EXPECT_NE(error_of({}).find("partition 3 has no witness"), std::string::npos);
+  EXPECT_NE(error_of({bytes, dir / "w.wtns"}).find("both as bytes and as a path"),
+            std::string::npos);
+  EXPECT_NE(error_of({std::make_shared<const std::vector<uint8_t>>(), {}}).find("empty witness"),
+            std::string::npos);
+  EXPECT_NE(error_of({nullptr, dir / "gone.wtns"}).find("partition 3: no witness file"),
+            std::string::npos);
+  EXPECT_NE(error_of({nullptr, dir / "empty.wtns"}).find("is empty"), std::string::npos);
+  EXPECT_NE(error_of({nullptr, dir}).find("is not a file"), std::string::npos);
+
+  // Read when prepared: the file's bytes, named by its path; a file removed after submission
+  // is an error naming it, not a crash.
+  const WitnessView view = WitnessView::of({nullptr, dir / "w.wtns"});
+  EXPECT_EQ(std::string(view.bytes().begin(), view.bytes().end()), "wtns");
+  EXPECT_EQ(view.name(), (dir / "w.wtns").string());
+  EXPECT_THROW(WitnessView::of({nullptr, dir / "gone.wtns"}), Error);
+  fs::remove_all(dir);
 }
 
 }  // namespace

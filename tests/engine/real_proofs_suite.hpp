@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -133,6 +134,30 @@ inline void run_real_proofs_suite(Engine* engine, const fs::path& dir, const std
   const JobResult ra = engine->await(engine->submit(again), 300s);
   ASSERT_EQ(ra.state, JobState::kSucceeded) << ra.error_message;
   expect_verifies(bn, ra.partitions[0], "after a bad witness");
+
+  // A witness given by path is read when its partition is prepared and proves like its bytes;
+  // a path that names no file is refused at submission.
+  const fs::path wtns_path = dir / "bn_witness.wtns";
+  std::ofstream(wtns_path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bn.witnesses[0].data()),
+             std::streamsize(bn.witnesses[0].size()));
+  JobSpec by_path;
+  by_path.key_id = "bn";
+  by_path.partitions = {{nullptr, wtns_path}, input(bn.witnesses[0])};
+  const JobResult rp = engine->await(engine->submit(by_path), 300s);
+  ASSERT_EQ(rp.state, JobState::kSucceeded) << rp.error_message;
+  expect_verifies(bn, rp.partitions[0], "witness by path");
+  expect_verifies(bn, rp.partitions[1], "witness by bytes next to one by path");
+  JobSpec missing;
+  missing.key_id = "bn";
+  missing.partitions = {{nullptr, dir / "no_such.wtns"}};
+  try {
+    engine->submit(missing);
+    ADD_FAILURE() << "a witness path naming no file was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no_such.wtns"), std::string::npos) << e.what();
+  }
 
   ASSERT_TRUE(engine->wait_idle(60s));
   const EngineStatus s = engine->status();

@@ -7,7 +7,9 @@
 // --runs timed partitions on one stream (the same buffers each time, as a worker reuses its
 // slot). Prints per-stage GPU times (CUDA events), the host's critical-path time (enqueue +
 // epilogue), wall time per partition, and VRAM: circuit, key, partition buffers and the
-// device's peak use (total − free, sampled after the runs).
+// device's peak use (total − free, sampled after the runs). Then two partitions in flight at
+// once (a second set of buffers, both proved concurrently): whether they fit next to the key,
+// the device's use with both, and that both proofs equal the timed runs' proof.
 //
 // THE KEY IS NOT A REAL KEY (random_key.hpp): its points are random, so the proofs do not
 // verify: self-verification is off here, and correctness is covered by
@@ -73,6 +75,53 @@ Options parse(int argc, char** argv) {
 
 double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// Two partitions in flight at once, as the engine holds them with K = 2 workers: a second
+// partition's buffers next to the first, both enqueued on their own streams before either is
+// waited for (their kernels may interleave). Reports whether the second allocation fits next to the key, the device's
+// use with both, the wall time of the pair, and whether both gave the same proof as the timed
+// runs (same witness and blinding: they must).
+template <class Curve>
+nlohmann::json two_partitions(const gpu::prover::DeviceCircuit<typename Curve::Fr>& circuit,
+                              const gpu::prover::DeviceProvingKey<Curve>& key,
+                              const gpu::ntt::DeviceDomain<typename Curve::Fr>& domain,
+                              const gpu::prover::PinnedWitness<typename Curve::Fr>& witness,
+                              gpu::prover::PartitionBuffers<Curve>& first,
+                              const gpu::prover::GpuProveOptions<Curve>& options, unsigned log_n) {
+  std::optional<gpu::prover::PartitionBuffers<Curve>> second;
+  try {
+    second.emplace(gpu::prover::PartitionBuffers<Curve>::allocate(first.shape()));
+  } catch (const Error& e) {
+    std::printf("2^%u: a second partition does not fit: %s\n", log_n, e.what());
+    return {{"fits", false}, {"error", e.what()}};
+  }
+  size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const gpu::Stream stream_a, stream_b;
+  const auto expected = gpu::prover::prove(circuit, key, domain, witness, first, stream_a, options);
+  const auto start = Clock::now();
+  for (auto* buffers : {&first, &*second}) {
+    gpu::prover::check_partition(circuit, key, domain, witness, *buffers);
+  }
+  gpu::prover::enqueue_stage(witness, first, stream_a);
+  gpu::prover::enqueue_compute(circuit, key, domain, first, stream_a);
+  gpu::prover::enqueue_stage(witness, *second, stream_b);
+  gpu::prover::enqueue_compute(circuit, key, domain, *second, stream_b);
+  stream_a.synchronize();
+  const auto result_a = gpu::prover::finish_partition(key, witness, first, options);
+  stream_b.synchronize();
+  const auto result_b = gpu::prover::finish_partition(key, witness, *second, options);
+  const double wall = ms_since(start);
+  const bool equal = result_a.proof == expected.proof && result_b.proof == expected.proof;
+  std::printf("2^%u: two partitions in flight: device in use %zu bytes, both in %.1f ms, proofs %s\n",
+              log_n, total_bytes - free_bytes, wall, equal ? "equal" : "DIFFER");
+  if (!equal) CUZK_THROW(ErrorKind::kInternal, "two concurrent partitions gave different proofs");
+  return {{"fits", true},
+          {"peak_vram_bytes", total_bytes - free_bytes},
+          {"device_vram_bytes", total_bytes},
+          {"wall_ms_both", wall},
+          {"proofs_equal", equal}};
 }
 
 template <class Curve>
@@ -148,6 +197,8 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs)
   }
   size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const nlohmann::json pair = two_partitions(device_circuit, device_key, domain, witness, buffers,
+                                             options, log_n);
 
   const double med = median(wall);
   std::printf(
@@ -187,6 +238,7 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs)
           {"peak_vram_bytes", total_bytes - free_bytes},
           // Of the whole process so far: circuit generation and the key dominate it.
           {"peak_host_rss_bytes", peak_rss_bytes()},
+          {"two_partitions", pair},
           {"key", "random points, proofs not verified"}};
 }
 

@@ -18,7 +18,8 @@
 // Memory: everything per partition lives in a PartitionBuffers: device memory carved from one
 // block (its own, or a slot of the engine's VRAM arena) and a small pinned host area the MSM
 // sums are downloaded into. prove() allocates nothing on the device and synchronizes only its
-// own stream (once, before the epilogue).
+// own stream (once, before the epilogue). The MSM workspace overlays b, c and the synthesis
+// workspace, which are dead once H is in a (PartitionBuffers::carve).
 //
 // The phases, for a caller that interleaves partitions (the engine: stage under its memory lock,
 // compute under its compute lock, finish with no lock; DESIGN.md §2.1):

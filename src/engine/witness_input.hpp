@@ -1,0 +1,35 @@
+#pragma once
+// A partition's witness as bytes, whichever way it came (PartitionInput): its own bytes, or its
+// file mapped when the partition is prepared. The view keeps the mapping alive.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "engine/job.hpp"
+#include "formats/mapped_file.hpp"
+
+namespace cuzk::engine {
+
+class WitnessView {
+ public:
+  // Maps the file of a by-path input (kNotFound / kInvalidInput naming the file when it is gone
+  // or unreadable, e.g. removed after submission); kInvalidInput for an empty witness.
+  static WitnessView of(const PartitionInput& input);
+
+  std::span<const uint8_t> bytes() const { return bytes_; }
+  const std::string& name() const { return name_; }  // "witness" or the file's path
+
+ private:
+  std::optional<formats::MappedFile> file_;
+  std::span<const uint8_t> bytes_;
+  std::string name_ = "witness";
+};
+
+// What Engine::submit checks of partition `index` before accepting it: a witness is given one
+// way, not both, not empty; a path names a readable regular file. kInvalidInput names the
+// partition and the problem.
+void check_partition_input(const PartitionInput& input, size_t index);
+
+}  // namespace cuzk::engine
