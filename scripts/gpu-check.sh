@@ -11,7 +11,8 @@
 #   fuzzers; the daemon only where gRPC is installed) and only the GPU tests and the CLI are
 #   built (scripts/gpu-bench.sh builds the GPU benchmarks in the same directory).
 # - Then the CLI proves on the GPU as a user would: `cuzk example --backend cuda` on both
-#   curves (a development key, a proof, its verification).
+#   curves (a development key, a proof, its verification), and again with the key streamed
+#   from pinned host memory (`cuzk prove --key-memory host`).
 # - If .deps/ exists in the repository root (packages unpacked there, e.g. GoogleTest and GMP
 #   for a machine without them), its lib/ goes on LD_LIBRARY_PATH and it becomes a CMake
 #   prefix.
@@ -81,6 +82,13 @@ if [[ -x "$BUILD_DIR/cuzk" ]]; then
   for curve in bn254 bls12_381; do
     section "cuzk example --backend cuda --curve $curve"
     "$BUILD_DIR/cuzk" example --backend cuda --curve "$curve" --dir "$OUT/example-$curve" || status=1
+    # The same files with the key streamed from pinned host memory (keys larger than VRAM).
+    ex="$OUT/example-$curve"
+    section "cuzk prove --backend cuda --key-memory host --curve $curve"
+    "$BUILD_DIR/cuzk" prove --backend cuda --key-memory host "$ex/circuit.zkey" "$ex/witness.wtns" \
+      "$ex/proof_streamed.json" "$ex/public_streamed.json" &&
+      "$BUILD_DIR/cuzk" verify "$ex/verification_key.json" "$ex/public_streamed.json" \
+        "$ex/proof_streamed.json" || status=1
   done
 fi
 

@@ -72,9 +72,15 @@ nlohmann::ordered_json timings_json(const groth16::ProveFilesResult& r) {
 }
 
 // --backend: "cpu", "cuda", or "auto" (cuda when this build has it and a device is present).
-const groth16::FileProver& choose_prover(const std::string& backend) {
+// --key-memory (cuda only): "vram", "host" (pinned, streamed into the MSMs) or "auto" (VRAM
+// when the key fits).
+const groth16::FileProver& choose_prover(const std::string& backend,
+                                         const std::string& key_memory = "auto") {
   if (backend != "cpu" && backend != "cuda" && backend != "auto") {
     CUZK_INVALID_INPUT("--backend " + backend + ": expected cpu, cuda or auto");
+  }
+  if (key_memory != "vram" && key_memory != "host" && key_memory != "auto") {
+    CUZK_INVALID_INPUT("--key-memory " + key_memory + ": expected vram, host or auto");
   }
   if (backend == "cpu") return groth16::cpu_file_prover();
 #if defined(CUZK_WITH_CUDA)
@@ -83,7 +89,10 @@ const groth16::FileProver& choose_prover(const std::string& backend) {
     CUZK_THROW(ErrorKind::kNotFound,
                "--backend cuda: no CUDA device is usable here (none present, or no driver)");
   }
-  return gpu ? gpu::prover::gpu_file_prover() : groth16::cpu_file_prover();
+  const auto placement = key_memory == "vram"   ? gpu::prover::KeyPlacement::kDevice
+                         : key_memory == "host" ? gpu::prover::KeyPlacement::kStreamed
+                                                : gpu::prover::KeyPlacement::kAuto;
+  return gpu ? gpu::prover::gpu_file_prover(placement) : groth16::cpu_file_prover();
 #else
   if (backend == "cuda") {
     CUZK_THROW(ErrorKind::kNotFound,
@@ -116,11 +125,11 @@ struct ProveArgs {
   // proof: "" is proof.json for a .zkey, proof.bin (192 bytes) for a .params.
   std::string key, wtns, proof, pub = "public.json", r1cs;
   bool json = false, check_key_subgroups = false;
-  std::string backend = "auto";
+  std::string backend = "auto", key_memory = "auto";
 };
 
 int run_prove(const ProveArgs& a) {
-  const groth16::FileProver& prover = choose_prover(a.backend);
+  const groth16::FileProver& prover = choose_prover(a.backend, a.key_memory);
   ProgressPrinter progress("prove");
   groth16::ProveFilesOptions options;
   options.prover = &prover;
@@ -328,6 +337,10 @@ void add_groth16_commands(CLI::App& app, int& exit_code) {
               "first one that is not (slow; by default only the finished proof is checked)");
   p->add_option("--backend", prove.backend,
                 "cuda (the GPU), cpu, or auto: the GPU when one is present (default)");
+  p->add_option("--key-memory", prove.key_memory,
+                "on the GPU: where the key's points stay: vram, host (pinned host memory, "
+                "streamed into each MSM: for keys larger than the GPU's memory), or auto: vram "
+                "when the key fits (default)");
   p->add_flag("--json", prove.json, "Print the stage timings as JSON");
   p->callback([&exit_code] { exit_code = run_prove(prove); });
 

@@ -19,6 +19,12 @@ int device_count() {
   return count;
 }
 
+size_t free_device_memory() {
+  size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes;
+}
+
 DeviceInfo device_info(int ordinal) {
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, ordinal));

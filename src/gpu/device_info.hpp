@@ -28,6 +28,10 @@ struct DeviceInfo {
 // Properties of device `ordinal` (throws kCuda if it does not exist).
 DeviceInfo device_info(int ordinal);
 
+// Free memory of the calling thread's current device (cudaMemGetInfo, which may synchronize the
+// device: start-up decisions only, e.g. whether a key fits in VRAM).
+size_t free_device_memory();
+
 // One line for logs: "NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB, driver 13.0, runtime 13.0)".
 std::string describe(const DeviceInfo& info);
 

@@ -1,8 +1,10 @@
-// Proving keys resident in VRAM: every query reads back byte for byte, the footprint known
-// before the upload is what the upload takes, and the host constants are the key's.
+// Proving keys in VRAM or streamed from pinned host memory: every query reads back byte for
+// byte, the footprint known before the upload is what the upload takes, and the host constants
+// are the key's.
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -61,7 +63,22 @@ TYPED_TEST(GpuKeyTest, ZkeyQueriesReadBack) {
               k.delta2 == key.header.delta2);
   EXPECT_TRUE(k.vk == groth16::verifying_key_from_zkey(key));
 
-  EXPECT_THROW(DeviceProvingKey<Curve>::upload(key, KeyResidency::kStreamed), Error);
+  EXPECT_EQ(device.residency(), KeyResidency::kDevice);
+  EXPECT_EQ(device.device_bytes(), before.bytes());
+
+  // Streamed: the same points in pinned host memory, no VRAM.
+  const auto streamed = DeviceProvingKey<Curve>::upload(key, KeyResidency::kStreamed);
+  EXPECT_EQ(streamed.residency(), KeyResidency::kStreamed);
+  EXPECT_EQ(streamed.device_bytes(), 0u);
+  EXPECT_EQ(streamed.bytes(), before.bytes());
+  const auto same_bytes = [](const auto& expected, const auto* pinned) {
+    return std::memcmp(expected.data(), pinned, expected.size() * sizeof(expected[0])) == 0;
+  };
+  EXPECT_TRUE(same_bytes(key.a, streamed.a()) && same_bytes(key.b1, streamed.b1()) &&
+              same_bytes(key.b2, streamed.b2()) && same_bytes(key.c, streamed.c()) &&
+              same_bytes(key.h, streamed.h()))
+      << "a streamed key's queries are the key's points";
+  EXPECT_TRUE(streamed.constants().vk == groth16::verifying_key_from_zkey(key));
   auto broken = key;
   broken.h.pop_back();
   EXPECT_THROW(DeviceProvingKey<Curve>::upload(broken), Error) << "an H query one point short";

@@ -1,6 +1,7 @@
 // The whole GPU prover against the CPU prover: with the same r and s, the GPU proof equals the
 // CPU proof byte for byte (snarkjs convention on both curves, bellman convention on BLS12-381,
-// every synthetic shape), verifies, and a witness that does not satisfy the circuit is refused.
+// every synthetic shape, keys in VRAM and streamed from pinned host memory), verifies, and a
+// witness that does not satisfy the circuit is refused.
 
 #include <gtest/gtest.h>
 
@@ -79,6 +80,21 @@ TYPED_TEST(GpuProveTest, ProofEqualsCpuProof) {
     const auto cpu0 = groth16::prove(key, std::span<const Fr>(circuit.witness), cpu_options);
     EXPECT_TRUE(gpu0.proof == cpu0.proof) << c.name() << ": unblinded proof";
 
+    // The key streamed from pinned host memory, in chunks small enough that every MSM stages
+    // several: the same proof. Buffers made for the other residency are refused.
+    const auto streamed_key = DeviceProvingKey<Curve>::upload(key, KeyResidency::kStreamed);
+    PartitionShape streamed_shape = partition_shape(device_circuit, KeyResidency::kStreamed);
+    streamed_shape.stream_chunk_points = 512;
+    auto streamed_buffers = PartitionBuffers<Curve>::allocate(streamed_shape);
+    const auto streamed = prove(device_circuit, streamed_key, domain, witness, streamed_buffers,
+                                stream, options);
+    std::printf("[gpu-diff] %-14s %-12s proof %s\n", c.name().c_str(), "streamed key",
+                streamed.proof == cpu0.proof ? "equal" : "DIFFERS");
+    EXPECT_TRUE(streamed.proof == cpu0.proof) << c.name() << ": proof with a streamed key";
+    EXPECT_THROW(prove(device_circuit, streamed_key, domain, witness, buffers, stream, options),
+                 Error)
+        << c.name() << ": buffers of a resident key with a streamed key";
+
     // A witness that does not satisfy the circuit: the proof does not verify, and is refused.
     std::vector<Fr> bad = circuit.witness;
     bad.back() += Fr::one();
@@ -123,6 +139,17 @@ TEST(GpuProveBellmanTest, ProofEqualsCpuProof) {
     EXPECT_TRUE(gpu.proof.c == cpu.proof.c)
         << c.name() << ": pi_c\n  cpu " << hex_of(cpu.proof.c) << "\n  gpu " << hex_of(gpu.proof.c);
     EXPECT_TRUE(gpu.public_inputs == cpu.public_inputs) << c.name() << ": public inputs";
+
+    // The key streamed from pinned host memory (several chunks per MSM): the same proof.
+    const auto streamed_key = DeviceProvingKey<Curve>::upload(params, KeyResidency::kStreamed);
+    PartitionShape streamed_shape = partition_shape(device_circuit, KeyResidency::kStreamed);
+    streamed_shape.stream_chunk_points = 300;
+    auto streamed_buffers = PartitionBuffers<Curve>::allocate(streamed_shape);
+    const auto streamed = prove(device_circuit, streamed_key, domain, witness, streamed_buffers,
+                                stream, options);
+    std::printf("[gpu-diff] %-14s %-12s proof %s\n", c.name().c_str(), "bellman streamed",
+                streamed.proof == cpu.proof ? "equal" : "DIFFERS");
+    EXPECT_TRUE(streamed.proof == cpu.proof) << c.name() << ": proof with a streamed key";
 
     // A .params key with the zkey's matrices (no C) is refused before anything runs.
     auto zkey_style = host;

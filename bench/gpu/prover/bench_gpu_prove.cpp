@@ -1,6 +1,10 @@
 // bench_gpu_prove: one porep-like partition proved on the GPU (snarkjs convention), per stage.
 //
-//   bench_gpu_prove [--json FILE] [--runs N] [--curve bls12_381|bn254] [LOG_N ...]   (default 20)
+//   bench_gpu_prove [--json FILE] [--runs N] [--curve bls12_381|bn254] [--key-memory vram|host]
+//                   [LOG_N ...]   (default 20)
+//
+// --key-memory host keeps the key in pinned host memory, streamed into every MSM
+// (device_proving_key.hpp); the default is VRAM.
 //
 // For each log size: a synthetic porep-shaped circuit filling the domain 2^LOG_N
 // (src/circuits), its matrices uploaded in compact form, a proving key, then one warm-up and
@@ -47,6 +51,7 @@ using Clock = std::chrono::steady_clock;
 struct Options {
   std::string json_path;
   int runs = 5;
+  gpu::prover::KeyResidency key_residency = gpu::prover::KeyResidency::kDevice;
   std::string curve = "bls12_381";
   std::vector<unsigned> log_sizes;
 };
@@ -61,11 +66,17 @@ Options parse(int argc, char** argv) {
       o.runs = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--curve" && i + 1 < argc) {
       o.curve = argv[++i];
+    } else if (arg == "--key-memory" && i + 1 < argc) {
+      const std::string where = argv[++i];
+      if (where != "vram" && where != "host") CUZK_INVALID_INPUT("--key-memory: vram or host");
+      o.key_residency = where == "host" ? gpu::prover::KeyResidency::kStreamed
+                                        : gpu::prover::KeyResidency::kDevice;
     } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
       o.log_sizes.push_back(unsigned(std::atoi(arg.c_str())));
     } else {
       CUZK_INVALID_INPUT("bench_gpu_prove: unknown argument '" + arg +
-                         "' (usage: [--json FILE] [--runs N] [--curve C] [LOG_N ...])");
+                         "' (usage: [--json FILE] [--runs N] [--curve C] [--key-memory vram|host] "
+                         "[LOG_N ...])");
     }
   }
   if (o.curve != "bls12_381" && o.curve != "bn254") CUZK_INVALID_INPUT("unknown curve " + o.curve);
@@ -125,7 +136,8 @@ nlohmann::json two_partitions(const gpu::prover::DeviceCircuit<typename Curve::F
 }
 
 template <class Curve>
-nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs) {
+nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
+                        gpu::prover::KeyResidency residency) {
   using Fr = typename Curve::Fr;
   std::mt19937_64 rng(log_n);
   const uint32_t public_inputs = 1;
@@ -159,15 +171,15 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs)
   {
     const auto key = bench::random_zkey<Curve>(header, rng);
     std::printf("2^%u: random key in %.0f ms\n", log_n, ms_since(t));
-    device_key_slot.emplace(gpu::prover::DeviceProvingKey<Curve>::upload(key));
+    device_key_slot.emplace(gpu::prover::DeviceProvingKey<Curve>::upload(key, residency));
   }
   const auto& device_circuit = *device_circuit_slot;
   const auto& device_key = *device_key_slot;
   const auto& witness = *witness_slot;
   t = Clock::now();
   const gpu::ntt::DeviceDomain<Fr> domain(log_n, gpu::ntt::Convention::kSnarkjs);
-  auto buffers =
-      gpu::prover::PartitionBuffers<Curve>::allocate(gpu::prover::partition_shape(device_circuit));
+  auto buffers = gpu::prover::PartitionBuffers<Curve>::allocate(
+      gpu::prover::partition_shape(device_circuit, residency));
   gpu::Stream stream;
   std::printf("2^%u: domain and buffers in %.0f ms\n%s", log_n, ms_since(t),
               device_circuit.describe().c_str());
@@ -208,7 +220,7 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs)
       log_n, curve_name.c_str(), med, *std::min_element(wall.begin(), wall.end()),
       *std::max_element(wall.begin(), wall.end()), median(gpu_total), median(host_critical),
       median(upload), median(synthesis), median(h), median(a), median(b1), median(b2), median(c),
-      median(hq), device_circuit.bytes(), device_key.bytes(), buffers.bytes(),
+      median(hq), device_circuit.bytes(), device_key.device_bytes(), buffers.bytes(),
       total_bytes - free_bytes);
   return {{"op", "prove_partition"},
           {"curve", curve_name},
@@ -231,7 +243,10 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs)
             {"msm_c", median(c)},
             {"msm_h", median(hq)}}},
           {"circuit_vram_bytes", device_circuit.bytes()},
-          {"key_vram_bytes", device_key.bytes()},
+          {"key_vram_bytes", device_key.device_bytes()},
+          {"key_memory", residency == gpu::prover::KeyResidency::kStreamed
+                             ? "pinned host memory, streamed into every MSM"
+                             : "vram"},
           {"partition_vram_bytes", buffers.bytes()},
           // All device memory is allocated before the runs and prove() allocates none, so the
           // use after the runs is the peak (it includes the CUDA context).
@@ -253,8 +268,10 @@ int main(int argc, char** argv) {
     }
     nlohmann::json results = nlohmann::json::array();
     for (unsigned log_n : o.log_sizes) {
-      results.push_back(o.curve == "bn254" ? run_size<formats::Bn254>(o.curve, log_n, o.runs)
-                                           : run_size<formats::Bls12_381>(o.curve, log_n, o.runs));
+      results.push_back(o.curve == "bn254"
+                            ? run_size<formats::Bn254>(o.curve, log_n, o.runs, o.key_residency)
+                            : run_size<formats::Bls12_381>(o.curve, log_n, o.runs,
+                                                           o.key_residency));
     }
     if (!o.json_path.empty()) {
       bench::write_results(o.json_path, gpu::device_info(0).name, argc, argv, results);

@@ -1,7 +1,8 @@
-// Proving keys resident in VRAM (device_proving_key.hpp), both curves.
+// Proving keys in VRAM or pinned host memory (device_proving_key.hpp), both curves.
 
 #include "gpu/prover/device_proving_key.hpp"
 
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,23 +13,6 @@
 namespace cuzk::gpu::prover {
 
 namespace {
-
-template <class T>
-DeviceBuffer<T> upload_blocking(const std::vector<T>& host) {
-  DeviceBuffer<T> d = DeviceBuffer<T>::allocate_blocking(host.size());
-  if (!host.empty()) {
-    CUDA_CHECK(cudaMemcpy(d.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  return d;
-}
-
-void check_residency(KeyResidency residency) {
-  if (residency != KeyResidency::kDevice) {
-    CUZK_INVALID_INPUT(
-        "DeviceProvingKey: streamed residency (key in pinned host memory) is not implemented "
-        "yet; the key must fit in VRAM");
-  }
-}
 
 void check_count(const char* query, size_t actual, size_t expected) {
   if (actual != expected) {
@@ -64,11 +48,29 @@ KeyFootprint footprint(const formats::BellmanParams& params) {
 }
 
 template <class Curve>
+template <class T>
+typename DeviceProvingKey<Curve>::template Query<T> DeviceProvingKey<Curve>::place(
+    const std::vector<T>& points, KeyResidency residency) {
+  Query<T> q;
+  const size_t bytes = points.size() * sizeof(T);
+  if (residency == KeyResidency::kDevice) {
+    q.device = DeviceBuffer<T>::allocate_blocking(points.size());
+    if (bytes != 0) {
+      CUDA_CHECK(cudaMemcpy(q.device.data(), points.data(), bytes, cudaMemcpyHostToDevice));
+    }
+  } else {
+    q.pinned = PinnedBuffer<T>(points.size());
+    if (bytes != 0) std::memcpy(q.pinned.data(), points.data(), bytes);
+  }
+  return q;
+}
+
+template <class Curve>
 DeviceProvingKey<Curve> DeviceProvingKey<Curve>::upload(const formats::Groth16Zkey<Curve>& key,
                                                         KeyResidency residency) {
-  check_residency(residency);
   DeviceProvingKey k;
   k.convention_ = KeyConvention::kSnarkjs;
+  k.residency_ = residency;
   k.footprint_ = prover::footprint(key.header);
   check_count("A", key.a.size(), k.footprint_.a);
   check_count("B1", key.b1.size(), k.footprint_.b1);
@@ -78,11 +80,11 @@ DeviceProvingKey<Curve> DeviceProvingKey<Curve>::upload(const formats::Groth16Zk
   const auto& h = key.header;
   k.constants_ = {h.alpha1, h.beta1,  h.delta1,
                   h.beta2,  h.delta2, groth16::verifying_key_from_zkey(key)};
-  k.a_ = upload_blocking(key.a);
-  k.b1_ = upload_blocking(key.b1);
-  k.b2_ = upload_blocking(key.b2);
-  k.c_ = upload_blocking(key.c);
-  k.h_ = upload_blocking(key.h);
+  k.a_ = place(key.a, residency);
+  k.b1_ = place(key.b1, residency);
+  k.b2_ = place(key.b2, residency);
+  k.c_ = place(key.c, residency);
+  k.h_ = place(key.h, residency);
   return k;
 }
 
@@ -92,20 +94,20 @@ DeviceProvingKey<Curve> DeviceProvingKey<Curve>::upload(const formats::BellmanPa
   if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
     CUZK_INVALID_INPUT("DeviceProvingKey: bellman .params keys are BLS12-381 keys");
   } else {
-    check_residency(residency);
     check_count("b_g2", params.b_g2.size(), params.b_g1.size());
     DeviceProvingKey k;
     k.convention_ = KeyConvention::kBellman;
+    k.residency_ = residency;
     k.footprint_ = prover::footprint(params);
     const auto& vk = params.vk;
     k.constants_ = {vk.alpha_g1, vk.beta_g1,
                     vk.delta_g1, vk.beta_g2,
                     vk.delta_g2, {vk.alpha_g1, vk.beta_g2, vk.gamma_g2, vk.delta_g2, vk.ic}};
-    k.a_ = upload_blocking(params.a);
-    k.b1_ = upload_blocking(params.b_g1);
-    k.b2_ = upload_blocking(params.b_g2);
-    k.c_ = upload_blocking(params.l);
-    k.h_ = upload_blocking(params.h);
+    k.a_ = place(params.a, residency);
+    k.b1_ = place(params.b_g1, residency);
+    k.b2_ = place(params.b_g2, residency);
+    k.c_ = place(params.l, residency);
+    k.h_ = place(params.h, residency);
     return k;
   }
 }

@@ -12,17 +12,21 @@
 // byte for byte (src/gpu/README.md). The bellman a/b queries are density-filtered: the MSM
 // must take the scalars of the listed wires only (groth16/bellman.hpp).
 //
-// Ownership: upload() allocates with blocking cudaMalloc and copies synchronously: start-up
-// work, done when a key is loaded into the key store, never per partition. The key is
-// read-only afterwards and may be used by any number of workers' streams at once. Move-only.
+// Residency: kDevice puts the queries in VRAM (blocking cudaMalloc + copies); kStreamed keeps
+// them in pinned host memory, and every MSM of a partition streams its bases in chunks through
+// two staging buffers of the partition's workspace, the copies on a second stream overlapping
+// the kernels (gpu/msm/msm.hpp, Location::kPinnedHost). Streamed keys serve cards whose VRAM
+// cannot hold the key: the whole key crosses PCIe once per partition. footprint() tells a
+// caller how much VRAM kDevice would take before anything is allocated
+// (choose_key_residency in resident_circuit.hpp).
 //
-// Residency: only kDevice exists. kStreamed (the queries in pinned host memory, streamed into
-// the MSM with double buffering, for keys larger than the free VRAM) is the seam for later:
-// footprint() already tells the key store how much VRAM kDevice would take, so the choice can
-// be made before any allocation; asking for kStreamed throws kInvalidInput "not implemented".
+// Ownership: upload() allocates with blocking calls (cudaMalloc, or cudaMallocHost) and copies
+// synchronously: start-up work, done when a key is loaded, never per partition. The key is
+// read-only afterwards and may be used by any number of workers' streams at once. Move-only.
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "formats/params.hpp"
 #include "formats/zkey.hpp"
@@ -61,8 +65,9 @@ class DeviceProvingKey {
   using G2 = typename Curve::G2;
 
   DeviceProvingKey() = default;
-  // Blocking uploads (start-up work). Throws kInvalidInput for residency kStreamed, and when
-  // the key's vectors do not have the sizes its header implies; kCuda when VRAM is short.
+  // Blocking uploads (start-up work). Throws kInvalidInput when the key's vectors do not have
+  // the sizes its header implies; kCuda when VRAM (kDevice) or pinnable memory (kStreamed) is
+  // short.
   static DeviceProvingKey upload(const formats::Groth16Zkey<Curve>& key,
                                  KeyResidency residency = KeyResidency::kDevice);
   // BLS12-381 only (bellman's keys are): DeviceProvingKey<formats::Bls12_381>::upload(params).
@@ -70,11 +75,14 @@ class DeviceProvingKey {
                                  KeyResidency residency = KeyResidency::kDevice);
 
   KeyConvention convention() const { return convention_; }
+  KeyResidency residency() const { return residency_; }
   const KeyFootprint& footprint() const { return footprint_; }
-  size_t bytes() const { return footprint_.bytes(); }
+  size_t bytes() const { return footprint_.bytes(); }  // the points, wherever they live
+  size_t device_bytes() const { return residency_ == KeyResidency::kDevice ? bytes() : 0; }
   const KeyConstants<Curve>& constants() const { return constants_; }
 
-  // Device arrays of footprint().a, .b1, ... points.
+  // Arrays of footprint().a, .b1, ... points: device memory (kDevice) or pinned host memory
+  // (kStreamed).
   const G1* a() const { return a_.data(); }
   const G1* b1() const { return b1_.data(); }
   const G2* b2() const { return b2_.data(); }
@@ -82,11 +90,22 @@ class DeviceProvingKey {
   const G1* h() const { return h_.data(); }
 
  private:
+  // One query's points in device or pinned host memory.
+  template <class T>
+  struct Query {
+    DeviceBuffer<T> device;
+    PinnedBuffer<T> pinned;
+    const T* data() const { return device.data() != nullptr ? device.data() : pinned.data(); }
+  };
+  template <class T>
+  static Query<T> place(const std::vector<T>& points, KeyResidency residency);
+
   KeyConvention convention_ = KeyConvention::kSnarkjs;
+  KeyResidency residency_ = KeyResidency::kDevice;
   KeyFootprint footprint_;
   KeyConstants<Curve> constants_;
-  DeviceBuffer<G1> a_, b1_, c_, h_;
-  DeviceBuffer<G2> b2_;
+  Query<G1> a_, b1_, c_, h_;
+  Query<G2> b2_;
 };
 
 }  // namespace cuzk::gpu::prover

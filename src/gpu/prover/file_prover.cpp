@@ -24,6 +24,9 @@ groth16::ProveResult<Curve> prove_on_device(std::span<const typename Curve::Fr> 
   const auto start = Clock::now();
   announce(options, "uploading the circuit and key to the GPU");
   const ResidentCircuit<Curve> resident = make_resident();
+  if (resident.key().residency() == KeyResidency::kStreamed) {
+    announce(options, "the key stays in pinned host memory and is streamed into the MSMs");
+  }
   PinnedWitness<typename Curve::Fr> pinned(witness.size());
   pinned.assign_montgomery(witness);
   auto buffers = PartitionBuffers<Curve>::allocate(resident.shape());
@@ -44,6 +47,7 @@ groth16::ProveResult<Curve> prove_on_device(std::span<const typename Curve::Fr> 
 
 class GpuFileProver final : public groth16::FileProver {
  public:
+  explicit GpuFileProver(KeyPlacement placement) : placement_(placement) {}
   const char* name() const override { return "cuda"; }
 
   groth16::ProveResult<formats::Bn254> prove_zkey(
@@ -64,28 +68,39 @@ class GpuFileProver final : public groth16::FileProver {
     const auto start = Clock::now();
     groth16::check_bellman_inputs(params, r1cs, witness);
     return prove_on_device(witness, options, milliseconds_since(start), [&] {
-      return ResidentCircuit<groth16::BellmanCurve>::from_params(params, r1cs);
+      return ResidentCircuit<groth16::BellmanCurve>::from_params(params, r1cs, placement_);
     });
   }
 
  private:
   template <class Curve>
-  static groth16::ProveResult<Curve> zkey_proof(const formats::Groth16Zkey<Curve>& key,
-                                                std::span<const typename Curve::Fr> witness,
-                                                const groth16::ProveOptions<Curve>& options) {
+  groth16::ProveResult<Curve> zkey_proof(const formats::Groth16Zkey<Curve>& key,
+                                         std::span<const typename Curve::Fr> witness,
+                                         const groth16::ProveOptions<Curve>& options) const {
     announce(options, "checking the witness");
     const auto start = Clock::now();
     groth16::check_prove_inputs(key, witness, options);
     return prove_on_device(witness, options, milliseconds_since(start),
-                           [&] { return ResidentCircuit<Curve>::from_zkey(key); });
+                           [&] { return ResidentCircuit<Curve>::from_zkey(key, placement_); });
   }
+
+  KeyPlacement placement_;
 };
 
 }  // namespace
 
-const groth16::FileProver& gpu_file_prover() {
-  static const GpuFileProver prover;
-  return prover;
+const groth16::FileProver& gpu_file_prover(KeyPlacement placement) {
+  static const GpuFileProver automatic(KeyPlacement::kAuto), device(KeyPlacement::kDevice),
+      streamed(KeyPlacement::kStreamed);
+  switch (placement) {
+    case KeyPlacement::kDevice:
+      return device;
+    case KeyPlacement::kStreamed:
+      return streamed;
+    case KeyPlacement::kAuto:
+      break;
+  }
+  return automatic;
 }
 
 }  // namespace cuzk::gpu::prover

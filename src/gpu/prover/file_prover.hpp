@@ -10,10 +10,13 @@
 // events) as in prover.hpp; witness_check_ms adds the host checks to the witness upload.
 // Thread-safety: stateless; concurrent calls share the device.
 
+#include "gpu/prover/resident_circuit.hpp"
 #include "groth16/files.hpp"
 
 namespace cuzk::gpu::prover {
 
-const groth16::FileProver& gpu_file_prover();
+// `placement`: where the key's points go (resident_circuit.hpp); kAuto streams them from pinned
+// host memory only when they do not fit in the device's free memory.
+const groth16::FileProver& gpu_file_prover(KeyPlacement placement = KeyPlacement::kAuto);
 
 }  // namespace cuzk::gpu::prover

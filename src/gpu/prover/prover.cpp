@@ -24,19 +24,36 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// The MSM workspace for this circuit: the largest of the five classified MSMs (they run one
-// after the other on one stream, so they share it).
+// The MSM configuration of a partition's MSMs for a key of this residency (stream and scalar
+// form set by the caller).
+msm::MsmConfig msm_config_for(const PartitionShape& s) {
+  msm::MsmConfig config;
+  if (s.key_residency == KeyResidency::kStreamed) {
+    config.bases = msm::Location::kPinnedHost;
+    config.chunk_points = s.stream_chunk_points;
+  }
+  return config;
+}
+
+// The MSM workspace for this circuit: the largest of the five MSMs (they run one after the
+// other on one stream, so they share it). A device-resident key's MSMs classify their scalars
+// (ones summed apart); a streamed key's run the plain MSM, which streams its bases.
 template <class Curve>
-size_t msm_workspace_for(size_t n_vars, size_t n_private, size_t n) {
+size_t msm_workspace_for(const PartitionShape& s) {
   using G1C = groth16::G1CurveOf<Curve>;
   using G2C = groth16::G2CurveOf<Curve>;
-  msm::MsmConfig config;
+  msm::MsmConfig config = msm_config_for(s);
+  const bool streamed = s.key_residency == KeyResidency::kStreamed;
+  const auto bytes_of = [&]<class C>(size_t n) {
+    return streamed ? msm::msm_workspace_bytes<C>(n, config)
+                    : msm::classified_msm_workspace_bytes<C>(n, config);
+  };
   config.scalars = msm::ScalarForm::kCanonical;
-  size_t bytes = std::max(msm::classified_msm_workspace_bytes<G1C>(n_vars, config),
-                          msm::classified_msm_workspace_bytes<G1C>(n_private, config));
-  bytes = std::max(bytes, msm::classified_msm_workspace_bytes<G2C>(n_vars, config));
+  size_t bytes = std::max(bytes_of.template operator()<G1C>(s.n_vars),
+                          bytes_of.template operator()<G1C>(s.n_private));
+  bytes = std::max(bytes, bytes_of.template operator()<G2C>(s.n_vars));
   config.scalars = msm::ScalarForm::kMontgomery;
-  return std::max(bytes, msm::classified_msm_workspace_bytes<G1C>(n, config));
+  return std::max(bytes, bytes_of.template operator()<G1C>(s.domain));
 }
 
 constexpr size_t kAlign = 256;
@@ -46,20 +63,22 @@ size_t align_up(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 }  // namespace
 
 template <class Fr>
-PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit) {
+PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit, KeyResidency key_residency) {
   return {circuit.n_vars(),         circuit.n_vars() - circuit.n_public() - 1,
           circuit.domain_size(),    circuit.a_wires().size(),
-          circuit.b_wires().size(), circuit.synthesis_workspace_bytes()};
+          circuit.b_wires().size(), circuit.synthesis_workspace_bytes(),
+          key_residency};
 }
 
 template <class Fr>
-PartitionShape partition_shape(const HostCircuit<Fr>& circuit) {
+PartitionShape partition_shape(const HostCircuit<Fr>& circuit, KeyResidency key_residency) {
   // DeviceCircuit::synthesis_workspace_bytes: one partial per heavy-row segment.
   const size_t segments = circuit.a.segments.size() + circuit.b.segments.size() +
                           (circuit.c ? circuit.c->segments.size() : 0);
   return {circuit.n_vars,         size_t(circuit.n_vars) - circuit.n_public - 1,
           circuit.domain_size,    circuit.a_wires.size(),
-          circuit.b_wires.size(), segments * sizeof(Fr)};
+          circuit.b_wires.size(), segments * sizeof(Fr),
+          key_residency};
 }
 
 template <class Curve>
@@ -90,7 +109,7 @@ typename PartitionBuffers<Curve>::Carving PartitionBuffers<Curve>::carve(const P
   take_bytes(out.synthesis_workspace, s.synthesis_workspace_bytes);
   const size_t synthesis_end = out.bytes;
   out.bytes = shared_from;
-  take_bytes(out.msm_workspace, msm_workspace_for<Curve>(s.n_vars, s.n_private, s.domain));
+  take_bytes(out.msm_workspace, msm_workspace_for<Curve>(s));
   out.bytes = std::max(out.bytes, synthesis_end);
   return out;
 }
@@ -99,7 +118,9 @@ template <class Curve>
 PartitionBuffers<Curve>::PartitionBuffers(const PartitionShape& shape)
     : shape_(shape), sums_(1), marks_{Event(true), Event(true), Event(true),
                                       Event(true), Event(true), Event(true),
-                                      Event(true), Event(true), Event(true)} {}
+                                      Event(true), Event(true), Event(true)} {
+  if (shape.key_residency == KeyResidency::kStreamed) copy_stream_.emplace();
+}
 
 template <class Curve>
 size_t PartitionBuffers<Curve>::bytes_for(const PartitionShape& shape) {
@@ -176,6 +197,12 @@ void check_partition(const DeviceCircuit<typename Curve::Fr>& circuit,
       have.synthesis_workspace_bytes != want.synthesis_workspace_bytes) {
     CUZK_INVALID_INPUT("gpu prove: the partition buffers were made for another circuit");
   }
+  if (have.key_residency != key.residency()) {
+    CUZK_INVALID_INPUT(std::string("gpu prove: the partition buffers were made for a key ") +
+                       (have.key_residency == KeyResidency::kStreamed ? "streamed from host memory"
+                                                                      : "resident in VRAM") +
+                       ", the key given is not");
+  }
   if (!buffers.placed()) {
     CUZK_INVALID_INPUT("gpu prove: the partition buffers have no device memory (place() them)");
   }
@@ -230,10 +257,22 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   }
   marks[3].record(stream);
 
-  msm::MsmConfig config;
+  msm::MsmConfig config = msm_config_for(buffers.shape());
   config.stream = stream;
+  config.copy_stream = buffers.copy_stream();
   config.scalars = msm::ScalarForm::kCanonical;
   const std::span<std::byte> workspace = buffers.msm_workspace();
+  // A resident key's MSMs sum the bases of scalars equal to one apart (porep witnesses are
+  // mostly 0/1); a streamed key's run the plain MSM, which stages its bases chunk by chunk.
+  const bool streamed = key.residency() == KeyResidency::kStreamed;
+  const auto run_msm = [&]<class C>(std::span<const ec::Affine<C>> bases,
+                                    std::span<const Fr> scalars, ec::Jacobian<C>* result) {
+    if (streamed) {
+      msm::msm<C>(bases, scalars, result, workspace, config);
+    } else {
+      msm::msm_with_classification<C>(bases, scalars, result, workspace, config);
+    }
+  };
   const std::span<const Fr> w(buffers.witness(), n_vars);
   std::span<const Fr> a_scalars = w, b_scalars = w;
   if (bellman) {  // the values of the density lists' wires (still canonical)
@@ -243,19 +282,17 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
     b_scalars = {buffers.b_scalars(), b_count};
   }
   G1J* g1 = buffers.g1_results();
-  msm::msm_with_classification<G1C>({key.a(), a_count}, a_scalars, g1 + 0, workspace, config);
+  run_msm.template operator()<G1C>({key.a(), a_count}, a_scalars, g1 + 0);
   marks[4].record(stream);
-  msm::msm_with_classification<G1C>({key.b1(), b_count}, b_scalars, g1 + 1, workspace, config);
+  run_msm.template operator()<G1C>({key.b1(), b_count}, b_scalars, g1 + 1);
   marks[5].record(stream);
-  msm::msm_with_classification<G2C>({key.b2(), b_count}, b_scalars, buffers.g2_result(), workspace,
-                                    config);
+  run_msm.template operator()<G2C>({key.b2(), b_count}, b_scalars, buffers.g2_result());
   marks[6].record(stream);
-  msm::msm_with_classification<G1C>({key.c(), f.c}, w.subspan(n_public + 1), g1 + 2, workspace,
-                                    config);
+  run_msm.template operator()<G1C>({key.c(), f.c}, w.subspan(n_public + 1), g1 + 2);
   marks[7].record(stream);
   config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
-  msm::msm_with_classification<G1C>({key.h(), h_count}, std::span<const Fr>(buffers.a(), h_count),
-                                    g1 + 3, workspace, config);
+  run_msm.template operator()<G1C>({key.h(), h_count}, std::span<const Fr>(buffers.a(), h_count),
+                                   g1 + 3);
 
   // Into pinned memory, so that the copies are asynchronous and this returns at once.
   groth16::MsmSums<Curve>& sums = buffers.sums();
@@ -349,8 +386,10 @@ groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circu
 
 #define CUZK_GPU_PROVER_FOR_CURVE(Curve)                                                      \
   template class PartitionBuffers<Curve>;                                                     \
-  template PartitionShape partition_shape(const DeviceCircuit<typename Curve::Fr>&);          \
-  template PartitionShape partition_shape(const HostCircuit<typename Curve::Fr>&);            \
+  template PartitionShape partition_shape(const DeviceCircuit<typename Curve::Fr>&,        \
+                                          KeyResidency);                              \
+  template PartitionShape partition_shape(const HostCircuit<typename Curve::Fr>&,          \
+                                          KeyResidency);                              \
   template void check_partition<Curve>(                                                       \
       const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,               \
       const ntt::DeviceDomain<typename Curve::Fr>&, const PinnedWitness<typename Curve::Fr>&, \

@@ -55,11 +55,18 @@ struct PartitionShape {
   size_t n_vars = 0, n_private = 0, domain = 0;
   size_t a_wires = 0, b_wires = 0;  // bellman density lists (0 for a zkey source)
   size_t synthesis_workspace_bytes = 0;
+  // Where the key's points live: a streamed key's MSMs stage their bases through the
+  // workspace in chunks of stream_chunk_points (0: the MSM's default), on the buffers' own
+  // copy stream.
+  KeyResidency key_residency = KeyResidency::kDevice;
+  size_t stream_chunk_points = 0;
 };
 template <class Fr>
-PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit);
+PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit,
+                               KeyResidency key_residency = KeyResidency::kDevice);
 template <class Fr>
-PartitionShape partition_shape(const HostCircuit<Fr>& circuit);
+PartitionShape partition_shape(const HostCircuit<Fr>& circuit,
+                               KeyResidency key_residency = KeyResidency::kDevice);
 
 // One partition in flight. Move-only; one partition at a time uses it.
 template <class Curve>
@@ -111,6 +118,8 @@ class PartitionBuffers {
   groth16::MsmSums<Curve>& sums() const { return *sums_.data(); }
   static constexpr size_t kMarks = 9;
   std::array<Event, kMarks>& marks() { return marks_; }
+  // The stream a streamed key's bases are copied on (null for a device-resident key).
+  cudaStream_t copy_stream() const { return copy_stream_ ? copy_stream_->get() : nullptr; }
 
  private:
   explicit PartitionBuffers(const PartitionShape& shape);
@@ -119,6 +128,7 @@ class PartitionBuffers {
   Carving d_;
   PinnedBuffer<groth16::MsmSums<Curve>> sums_;
   std::array<Event, kMarks> marks_;
+  std::optional<Stream> copy_stream_;  // streamed keys only
 };
 
 template <class Curve>

@@ -5,6 +5,7 @@
 #include <bit>
 #include <string>
 
+#include "gpu/device_info.hpp"
 #include "gpu/prover/host_circuit.hpp"
 #include "util/error.hpp"
 
@@ -19,32 +20,46 @@ unsigned log2_of_domain(size_t n) {
   return unsigned(std::countr_zero(n));
 }
 
+template <class Curve>
+KeyFootprint footprint_of(const formats::Groth16Zkey<Curve>& zkey) {
+  return footprint(zkey.header);
+}
+KeyFootprint footprint_of(const formats::BellmanParams& params) { return footprint(params); }
+
 }  // namespace
 
 template <class Curve>
 template <class Key>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(const HostCircuit<Fr>& host, const Key& key,
-                                                      ntt::Convention convention) {
+                                                      ntt::Convention convention,
+                                                      KeyPlacement placement) {
   ResidentCircuit r;
-  r.shape_ = partition_shape(host);
   r.circuit_ = DeviceCircuit<Fr>::upload(host);
-  r.key_ = DeviceProvingKey<Curve>::upload(key);
   r.domain_ = std::make_unique<ntt::DeviceDomain<Fr>>(log2_of_domain(host.domain_size), convention);
+  // The matrices and domain first: what is left decides where an automatic key goes.
+  const KeyResidency residency = resolve_key_placement(
+      placement, footprint_of(key).bytes(),
+      PartitionBuffers<Curve>::bytes_for(partition_shape(host, KeyResidency::kDevice)),
+      placement == KeyPlacement::kAuto ? free_device_memory() : 0);
+  r.key_ = DeviceProvingKey<Curve>::upload(key, residency);
+  r.shape_ = partition_shape(host, residency);
   return r;
 }
 
 template <class Curve>
-ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(const formats::Groth16Zkey<Curve>& zkey) {
-  return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs);
+ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(const formats::Groth16Zkey<Curve>& zkey,
+                                                         KeyPlacement placement) {
+  return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs, placement);
 }
 
 template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::BellmanParams& params,
-                                                           const formats::R1cs<Curve>& r1cs) {
+                                                           const formats::R1cs<Curve>& r1cs,
+                                                           KeyPlacement placement) {
   if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
     CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
   } else {
-    return upload(host_circuit_from_r1cs(r1cs), params, ntt::Convention::kBellman);
+    return upload(host_circuit_from_r1cs(r1cs), params, ntt::Convention::kBellman, placement);
   }
 }
 

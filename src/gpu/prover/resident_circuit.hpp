@@ -1,7 +1,8 @@
 #pragma once
 // Everything the partitions of one circuit read, resident on one device: the constraint
-// matrices (device_circuit.hpp), the proving key's queries (device_proving_key.hpp) and the NTT
-// domain of its size and convention. Built from either source the engine knows (DESIGN.md §4):
+// matrices (device_circuit.hpp), the proving key's queries (device_proving_key.hpp; in VRAM, or
+// in pinned host memory for a key that does not fit: KeyPlacement) and the NTT domain of its
+// size and convention. Built from either source the engine knows (DESIGN.md §4):
 // a .zkey (its coefficient section gives A and B), or a bellman .params with the circuit's
 // .r1cs (A, B and C, and the density lists of the key's A and B queries).
 //
@@ -27,29 +28,57 @@ namespace cuzk::gpu::prover {
 // (the tables take a few MiB at 2^27).
 inline constexpr size_t kDomainBytesBound = size_t(64) << 20;
 
+// Where the key's points go (device_proving_key.hpp): VRAM, pinned host memory (streamed into
+// every MSM), or kAuto: VRAM when the key, one partition's buffers and kPlacementMarginBytes fit
+// in the device memory still free once the matrices and the domain are uploaded, else pinned.
+enum class KeyPlacement { kAuto, kDevice, kStreamed };
+inline constexpr size_t kPlacementMarginBytes = size_t(1) << 30;
+
+// kAuto's rule, for a key of key_bytes and partition buffers of partition_bytes with
+// free_bytes of VRAM left.
+inline KeyResidency resolve_key_placement(KeyPlacement placement, size_t key_bytes,
+                                          size_t partition_bytes, size_t free_bytes) {
+  switch (placement) {
+    case KeyPlacement::kDevice:
+      return KeyResidency::kDevice;
+    case KeyPlacement::kStreamed:
+      return KeyResidency::kStreamed;
+    case KeyPlacement::kAuto:
+      break;
+  }
+  return key_bytes + partition_bytes + kPlacementMarginBytes <= free_bytes
+             ? KeyResidency::kDevice
+             : KeyResidency::kStreamed;
+}
+
 template <class Curve>
 class ResidentCircuit {
  public:
   using Fr = typename Curve::Fr;
 
-  // Throws kInvalidInput for a key whose sections disagree, kCuda when VRAM is short.
-  static ResidentCircuit from_zkey(const formats::Groth16Zkey<Curve>& zkey);
+  // Throws kInvalidInput for a key whose sections disagree, kCuda when VRAM (or, for a
+  // streamed key, pinnable host memory) is short.
+  static ResidentCircuit from_zkey(const formats::Groth16Zkey<Curve>& zkey,
+                                   KeyPlacement placement = KeyPlacement::kDevice);
   // BLS12-381 only. Throws kInvalidInput when the .r1cs does not fit the key.
   static ResidentCircuit from_params(const formats::BellmanParams& params,
-                                     const formats::R1cs<Curve>& r1cs);
+                                     const formats::R1cs<Curve>& r1cs,
+                                     KeyPlacement placement = KeyPlacement::kDevice);
 
   const DeviceCircuit<Fr>& circuit() const { return circuit_; }
   const DeviceProvingKey<Curve>& key() const { return key_; }
   const ntt::DeviceDomain<Fr>& domain() const { return *domain_; }
   const PartitionShape& shape() const { return shape_; }
-  // VRAM held: matrices, key queries, domain tables.
-  size_t device_bytes() const { return circuit_.bytes() + key_.bytes() + domain_->device_bytes(); }
+  // VRAM held: matrices, key queries (when resident), domain tables.
+  size_t device_bytes() const {
+    return circuit_.bytes() + key_.device_bytes() + domain_->device_bytes();
+  }
 
  private:
   // The uploads shared by both sources: `key` is the .zkey or the .params.
   template <class Key>
   static ResidentCircuit upload(const HostCircuit<Fr>& host, const Key& key,
-                                ntt::Convention convention);
+                                ntt::Convention convention, KeyPlacement placement);
 
   DeviceCircuit<Fr> circuit_;
   DeviceProvingKey<Curve> key_;
