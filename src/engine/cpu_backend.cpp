@@ -35,9 +35,8 @@ double ms_since(Clock::time_point t) {
 // One proof: the witness is parsed (synthesis), then groth16::prove. Its stages cannot be
 // interrupted, so `cancelled` is looked at before proving and the caller looks again after.
 template <class Curve>
-PartitionOutput prove_with(const formats::Groth16Zkey<Curve>& zkey,
-                           const PartitionInput& input, const std::atomic<bool>& cancelled,
-                           StageTimes& times) {
+PartitionOutput prove_with(const formats::Groth16Zkey<Curve>& zkey, const PartitionInput& input,
+                           const std::atomic<bool>& cancelled, StageTimes& times) {
   const auto t0 = Clock::now();
   formats::WtnsReadOptions read;
   read.expected_count = zkey.header.n_vars;
@@ -125,9 +124,8 @@ std::shared_ptr<const LoadedKey> CpuBackend::load_key(const KeySource& source, K
 
 PartitionOutput CpuBackend::prove_on_host(const LoadedKey& key, const PartitionInput& input,
                                           const std::atomic<bool>& cancelled, StageTimes& times) {
-  return std::visit(
-      [&](const auto& zkey) { return prove_with(zkey, input, cancelled, times); },
-      dynamic_cast<const CpuKey&>(key).zkey());
+  return std::visit([&](const auto& zkey) { return prove_with(zkey, input, cancelled, times); },
+                    dynamic_cast<const CpuKey&>(key).zkey());
 }
 
 }  // namespace cuzk::engine

@@ -288,7 +288,8 @@ TEST(Timeline, BusyFractionIsTheUnionOfComputeSpans) {
 
 TEST(WitnessInput, SubmissionChecksNameThePartitionAndTheProblem) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("cuzk_witness_input_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("cuzk_witness_input_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "w.wtns") << "wtns";
   std::ofstream(dir / "empty.wtns");

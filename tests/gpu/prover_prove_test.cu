@@ -86,8 +86,8 @@ TYPED_TEST(GpuProveTest, ProofEqualsCpuProof) {
     PartitionShape streamed_shape = partition_shape(device_circuit, KeyResidency::kStreamed);
     streamed_shape.stream_chunk_points = 512;
     auto streamed_buffers = PartitionBuffers<Curve>::allocate(streamed_shape);
-    const auto streamed = prove(device_circuit, streamed_key, domain, witness, streamed_buffers,
-                                stream, options);
+    const auto streamed =
+        prove(device_circuit, streamed_key, domain, witness, streamed_buffers, stream, options);
     std::printf("[gpu-diff] %-14s %-12s proof %s\n", c.name().c_str(), "streamed key",
                 streamed.proof == cpu0.proof ? "equal" : "DIFFERS");
     EXPECT_TRUE(streamed.proof == cpu0.proof) << c.name() << ": proof with a streamed key";
@@ -145,8 +145,8 @@ TEST(GpuProveBellmanTest, ProofEqualsCpuProof) {
     PartitionShape streamed_shape = partition_shape(device_circuit, KeyResidency::kStreamed);
     streamed_shape.stream_chunk_points = 300;
     auto streamed_buffers = PartitionBuffers<Curve>::allocate(streamed_shape);
-    const auto streamed = prove(device_circuit, streamed_key, domain, witness, streamed_buffers,
-                                stream, options);
+    const auto streamed =
+        prove(device_circuit, streamed_key, domain, witness, streamed_buffers, stream, options);
     std::printf("[gpu-diff] %-14s %-12s proof %s\n", c.name().c_str(), "bellman streamed",
                 streamed.proof == cpu.proof ? "equal" : "DIFFERS");
     EXPECT_TRUE(streamed.proof == cpu.proof) << c.name() << ": proof with a streamed key";

@@ -31,10 +31,10 @@ void write_size(const fs::path& dir, const std::string& curve, unsigned log_n) {
   std::ofstream out(wtns, std::ios::binary);
   out.write(reinterpret_cast<const char*>(files.wtns.data()), std::streamsize(files.wtns.size()));
   if (!out.flush()) CUZK_INVALID_INPUT("cannot write " + wtns.string());
-  std::printf("%s (%.1f GB), %s in %.0f ms\n", files.zkey.c_str(),
-              double(fs::file_size(files.zkey)) / 1e9, wtns.c_str(),
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t)
-                  .count());
+  std::printf(
+      "%s (%.1f GB), %s in %.0f ms\n", files.zkey.c_str(), double(fs::file_size(files.zkey)) / 1e9,
+      wtns.c_str(),
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count());
 }
 
 }  // namespace

@@ -9,8 +9,9 @@
 // For each log size: a synthetic porep-shaped circuit filling the domain 2^LOG_N
 // (src/circuits), its matrices uploaded in compact form, a proving key, then one warm-up and
 // --runs timed partitions on one stream (the same buffers each time, as a worker reuses its
-// slot). Prints per-stage GPU times (CUDA events), the host's critical-path time (enqueue +
-// epilogue), wall time per partition, and VRAM: circuit, key, partition buffers and the
+// slot). Prints per-stage GPU times (CUDA events), the host's critical-path time (the wall time
+// the GPU did not cover; the time inside the enqueue calls, which can overlap the GPU, apart),
+// wall time per partition, and VRAM: circuit, key, partition buffers and the
 // device's peak use (total − free, sampled after the runs). Then two partitions in flight at
 // once (a second set of buffers, both proved concurrently): whether they fit next to the key,
 // the device's use with both, and that both proofs equal the timed runs' proof.
@@ -90,9 +91,9 @@ double ms_since(Clock::time_point t) {
 
 // Two partitions in flight at once, as the engine holds them with K = 2 workers: a second
 // partition's buffers next to the first, both enqueued on their own streams before either is
-// waited for (their kernels may interleave). Reports whether the second allocation fits next to the key, the device's
-// use with both, the wall time of the pair, and whether both gave the same proof as the timed
-// runs (same witness and blinding: they must).
+// waited for (their kernels may interleave). Reports whether the second allocation fits next to the
+// key, the device's use with both, the wall time of the pair, and whether both gave the same proof
+// as the timed runs (same witness and blinding: they must).
 template <class Curve>
 nlohmann::json two_partitions(const gpu::prover::DeviceCircuit<typename Curve::Fr>& circuit,
                               const gpu::prover::DeviceProvingKey<Curve>& key,
@@ -125,8 +126,9 @@ nlohmann::json two_partitions(const gpu::prover::DeviceCircuit<typename Curve::F
   const auto result_b = gpu::prover::finish_partition(key, witness, *second, options);
   const double wall = ms_since(start);
   const bool equal = result_a.proof == expected.proof && result_b.proof == expected.proof;
-  std::printf("2^%u: two partitions in flight: device in use %zu bytes, both in %.1f ms, proofs %s\n",
-              log_n, total_bytes - free_bytes, wall, equal ? "equal" : "DIFFER");
+  std::printf(
+      "2^%u: two partitions in flight: device in use %zu bytes, both in %.1f ms, proofs %s\n",
+      log_n, total_bytes - free_bytes, wall, equal ? "equal" : "DIFFER");
   if (!equal) CUZK_THROW(ErrorKind::kInternal, "two concurrent partitions gave different proofs");
   return {{"fits", true},
           {"peak_vram_bytes", total_bytes - free_bytes},
@@ -190,7 +192,8 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
   gpu::prover::GpuStageTimes times;
   gpu::prover::prove(device_circuit, device_key, domain, witness, buffers, stream,
                      options);  // warm
-  std::vector<double> wall, gpu_total, host_critical, upload, synthesis, h, a, b1, b2, c, hq;
+  std::vector<double> wall, gpu_total, host_critical, host_enqueue, upload, synthesis, h, a, b1, b2,
+      c, hq;
   for (int i = 0; i < runs; ++i) {
     const auto start = Clock::now();
     gpu::prover::prove(device_circuit, device_key, domain, witness, buffers, stream, options,
@@ -198,6 +201,7 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
     wall.push_back(ms_since(start));
     gpu_total.push_back(times.gpu_total_ms);
     host_critical.push_back(times.host_critical_ms);
+    host_enqueue.push_back(times.host_enqueue_ms);
     upload.push_back(times.stage_ms);
     synthesis.push_back(times.synthesis_ms);
     h.push_back(times.h_ms);
@@ -209,19 +213,20 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
   }
   size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const nlohmann::json pair = two_partitions(device_circuit, device_key, domain, witness, buffers,
-                                             options, log_n);
+  const nlohmann::json pair =
+      two_partitions(device_circuit, device_key, domain, witness, buffers, options, log_n);
 
   const double med = median(wall);
   std::printf(
-      "2^%u %s: wall %.2f ms (min %.2f, max %.2f), GPU %.2f ms, host critical %.3f ms\n"
+      "2^%u %s: wall %.2f ms (min %.2f, max %.2f), GPU %.2f ms, host critical %.3f ms "
+      "(enqueue %.3f ms)\n"
       "  upload %.2f, synthesis %.2f, H %.2f, MSM A %.2f B1 %.2f B2 %.2f C %.2f H %.2f (ms)\n"
       "  VRAM: circuit %zu, key %zu, partition %zu, device in use %zu bytes\n",
       log_n, curve_name.c_str(), med, *std::min_element(wall.begin(), wall.end()),
       *std::max_element(wall.begin(), wall.end()), median(gpu_total), median(host_critical),
-      median(upload), median(synthesis), median(h), median(a), median(b1), median(b2), median(c),
-      median(hq), device_circuit.bytes(), device_key.device_bytes(), buffers.bytes(),
-      total_bytes - free_bytes);
+      median(host_enqueue), median(upload), median(synthesis), median(h), median(a), median(b1),
+      median(b2), median(c), median(hq), device_circuit.bytes(), device_key.device_bytes(),
+      buffers.bytes(), total_bytes - free_bytes);
   return {{"op", "prove_partition"},
           {"curve", curve_name},
           {"log_n", log_n},
@@ -233,6 +238,7 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
           {"runs", runs},
           {"gpu_ms", median(gpu_total)},
           {"host_critical_ms", median(host_critical)},
+          {"host_enqueue_ms", median(host_enqueue)},
           {"stages_ms",
            {{"witness_upload", median(upload)},
             {"synthesis", median(synthesis)},
@@ -268,10 +274,10 @@ int main(int argc, char** argv) {
     }
     nlohmann::json results = nlohmann::json::array();
     for (unsigned log_n : o.log_sizes) {
-      results.push_back(o.curve == "bn254"
-                            ? run_size<formats::Bn254>(o.curve, log_n, o.runs, o.key_residency)
-                            : run_size<formats::Bls12_381>(o.curve, log_n, o.runs,
-                                                           o.key_residency));
+      results.push_back(
+          o.curve == "bn254"
+              ? run_size<formats::Bn254>(o.curve, log_n, o.runs, o.key_residency)
+              : run_size<formats::Bls12_381>(o.curve, log_n, o.runs, o.key_residency));
     }
     if (!o.json_path.empty()) {
       bench::write_results(o.json_path, gpu::device_info(0).name, argc, argv, results);

@@ -144,10 +144,16 @@ struct GpuProveOptions {
 struct GpuStageTimes {
   double stage_ms = 0, synthesis_ms = 0, h_ms = 0;
   double msm_a_ms = 0, msm_b1_ms = 0, msm_b2_ms = 0, msm_c_ms = 0, msm_h_ms = 0;
-  double gpu_total_ms = 0;      // first event to last
-  double host_enqueue_ms = 0;   // host time to enqueue everything
+  double gpu_total_ms = 0;  // first event to last
+  // Host time spent in the enqueue calls. It can overlap the GPU's work: once CUDA's queue of
+  // pending launches is full (hundreds of MSM launches at 2^27), a launch waits for the GPU to
+  // drain it, so this grows with the GPU time without delaying the GPU.
+  double host_enqueue_ms = 0;
   double host_epilogue_ms = 0;  // download wait excluded
-  double host_critical_ms = 0;  // enqueue + epilogue (what the host adds to a partition)
+  // The wall time of prove() the GPU did not cover (wall − gpu_total): the host's share of
+  // the critical path (checks, enqueue before the first kernel starts, the wake-up after the
+  // last, the epilogue and verification).
+  double host_critical_ms = 0;
 };
 
 // Throws kInvalidInput when the circuit, key, domain, witness and buffers do not belong together
