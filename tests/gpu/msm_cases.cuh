@@ -231,11 +231,6 @@ TYPED_TEST_P(GpuMsmTest, ScalarShapes) {
   auto rng = cuzk::test::rng(std::string("gpu-msm-shapes-") + Curve::kName);
   Check<Curve> plain("msm scalar shapes (zero, one, mixed, equal, near r)");
   Check<Curve> classified("msm_with_classification scalar shapes");
-  Check<Curve> classified_pinned(
-      "msm_with_classification scalar shapes, bases in pinned host memory (chunked)");
-  gm::MsmConfig pinned;
-  pinned.bases = gm::Location::kPinnedHost;
-  pinned.chunk_points = 1000;
   for (size_t n : {size_t(4097), size_t(65537)}) {
     const auto bases = make_bases<Curve>(n, rng, true);
     for (Shape shape : {Shape::kZero, Shape::kOne, Shape::kMixed, Shape::kEqual,
@@ -245,8 +240,6 @@ TYPED_TEST_P(GpuMsmTest, ScalarShapes) {
       const std::string label = std::string(shape_name(shape)) + " n=" + std::to_string(n);
       plain.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, {}), label);
       classified.expect(expected, gpu_run<Curve>(Op::kClassified, bases, scalars, {}), label);
-      classified_pinned.expect(expected, gpu_run<Curve>(Op::kClassified, bases, scalars, pinned),
-                               label);
     }
   }
 }

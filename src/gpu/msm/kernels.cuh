@@ -175,16 +175,4 @@ __global__ void ones_bitmap(const Fr* scalars, size_t n, bool montgomery, uint32
   if ((threadIdx.x & 31) == 0 && i / 32 < half_count) halves[i / 32] = mask;
 }
 
-// out[i] = 0 where bit i of `selection` is set, else scalars[i] (the form is kept: zero is
-// zero in both forms).
-template <class Fr>
-__global__ void zero_selected(const Fr* scalars, const uint64_t* selection, Fr* out, size_t n) {
-  const size_t i = thread_index();
-  if (i >= n) return;
-  const bool selected = (selection[i / 64] >> (i % 64)) & 1;
-  const uint64_t* in = reinterpret_cast<const uint64_t*>(scalars + i);
-  uint64_t* to = reinterpret_cast<uint64_t*>(out + i);
-  for (size_t w = 0; w < sizeof(Fr) / sizeof(uint64_t); ++w) to[w] = selected ? 0 : in[w];
-}
-
 }  // namespace cuzk::gpu::msm::kernels

@@ -100,9 +100,7 @@ void classify_scalars(std::span<const Fr> scalars, ScalarForm form, ScalarClasse
                       std::span<std::byte> workspace, cudaStream_t stream);
 
 // --- msm_with_classification: the device version of msm::msm_with_classification ------------
-// Bases on the device, or in pinned host memory (then the ones are summed by sum_selected and
-// the others by the plain MSM over every chunk with the ones' scalars zeroed: each base crosses
-// the bus twice, once per pass, and the workspace holds a copy of the scalars).
+// Device-resident bases only (kPinnedHost throws kInvalidInput).
 template <class Curve>
 size_t classified_msm_workspace_bytes(size_t n, const MsmConfig& config);
 

@@ -277,7 +277,7 @@ size_t select_temp_bytes(size_t n) {
 // The classified MSM's workspace: classes, the sum of ones, then the larger of the selection's
 // and the MSM's workspaces (they run one after the other on the stream).
 struct ClassifiedLayout {
-  Region ones, others, other_count, classify_temp, ones_sum, masked, rest;
+  Region ones, others, other_count, classify_temp, ones_sum, rest;
   size_t total = 0;
 };
 
@@ -291,8 +291,6 @@ ClassifiedLayout layout_classified(size_t n, const MsmConfig& config) {
   l.other_count = builder.take(4);
   l.classify_temp = builder.take(select_temp_bytes<Fr>(n));
   l.ones_sum = builder.take(sizeof(ec::Xyzz<Curve>));
-  // Pinned bases: the scalars with the ones zeroed, for the plain MSM over every chunk.
-  if (config.bases == Location::kPinnedHost) l.masked = builder.take(n * sizeof(Fr));
   l.rest = builder.take(
       std::max(setup_selection<Curve>(n, config).total, setup_msm<Curve>(n, config).layout.total));
   l.total = builder.total();
@@ -390,7 +388,9 @@ void msm_with_classification(std::span<const ec::Affine<Curve>> bases,
     CUZK_INVALID_INPUT("gpu msm_with_classification: " + std::to_string(n) + " bases but " +
                        std::to_string(scalars.size()) + " scalars");
   }
-  detail::check_stream("gpu msm_with_classification", config);
+  if (config.bases != Location::kDevice) {
+    CUZK_INVALID_INPUT("gpu msm_with_classification: bases must be resident on the device");
+  }
   const detail::ClassifiedLayout l = detail::layout_classified<Curve>(n, config);
   detail::check_workspace("gpu msm_with_classification", workspace, l.total);
   const ScalarClassesView classes{carve<uint64_t>(workspace, l.ones),
@@ -402,21 +402,8 @@ void msm_with_classification(std::span<const ec::Affine<Curve>> bases,
   Xyzz* ones_sum = carve<Xyzz>(workspace, l.ones_sum);
   const std::span<std::byte> rest = workspace.subspan(l.rest.offset, l.rest.bytes);
   detail::run_selection<Curve>(bases.data(), n, classes.ones, ones_sum, rest, config);
-  if (config.bases == Location::kDevice) {
-    detail::run_msm<Curve>(bases.data(), scalars.data(), n, classes.others, classes.other_count,
-                           ones_sum, result, rest, config);
-    return;
-  }
-  // Pinned bases are staged chunk by chunk in index order, which the list of others (indices
-  // into every chunk) cannot follow: the plain MSM runs over all of them with the ones zeroed
-  // (zero digits add nothing), so each base still crosses the bus once.
-  using Fr = typename Curve::Scalar;
-  Fr* masked = carve<Fr>(workspace, l.masked);
-  kernels::zero_selected<Fr><<<kernels::blocks_for(n), kThreadsPerBlock, 0, config.stream>>>(
-      scalars.data(), classes.ones, masked, n);
-  CUZK_CHECK_LAUNCH();
-  detail::run_msm<Curve>(bases.data(), masked, n, nullptr, nullptr, ones_sum, result, rest,
-                         config);
+  detail::run_msm<Curve>(bases.data(), scalars.data(), n, classes.others, classes.other_count,
+                         ones_sum, result, rest, config);
 }
 
 }  // namespace cuzk::gpu::msm

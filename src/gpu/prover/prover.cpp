@@ -35,19 +35,25 @@ msm::MsmConfig msm_config_for(const PartitionShape& s) {
   return config;
 }
 
-// The MSM workspace for this circuit: the largest of the five classified MSMs (they run one
-// after the other on one stream, so they share it).
+// The MSM workspace for this circuit: the largest of the five MSMs (they run one after the
+// other on one stream, so they share it). A device-resident key's MSMs classify their scalars
+// (ones summed apart); a streamed key's run the plain MSM, which streams its bases.
 template <class Curve>
 size_t msm_workspace_for(const PartitionShape& s) {
   using G1C = groth16::G1CurveOf<Curve>;
   using G2C = groth16::G2CurveOf<Curve>;
   msm::MsmConfig config = msm_config_for(s);
+  const bool streamed = s.key_residency == KeyResidency::kStreamed;
+  const auto bytes_of = [&]<class C>(size_t n) {
+    return streamed ? msm::msm_workspace_bytes<C>(n, config)
+                    : msm::classified_msm_workspace_bytes<C>(n, config);
+  };
   config.scalars = msm::ScalarForm::kCanonical;
-  size_t bytes = std::max(msm::classified_msm_workspace_bytes<G1C>(s.n_vars, config),
-                          msm::classified_msm_workspace_bytes<G1C>(s.n_private, config));
-  bytes = std::max(bytes, msm::classified_msm_workspace_bytes<G2C>(s.n_vars, config));
+  size_t bytes = std::max(bytes_of.template operator()<G1C>(s.n_vars),
+                          bytes_of.template operator()<G1C>(s.n_private));
+  bytes = std::max(bytes, bytes_of.template operator()<G2C>(s.n_vars));
   config.scalars = msm::ScalarForm::kMontgomery;
-  return std::max(bytes, msm::classified_msm_workspace_bytes<G1C>(s.domain, config));
+  return std::max(bytes, bytes_of.template operator()<G1C>(s.domain));
 }
 
 constexpr size_t kAlign = 256;
@@ -259,6 +265,17 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   config.copy_stream = buffers.copy_stream();
   config.scalars = msm::ScalarForm::kCanonical;
   const std::span<std::byte> workspace = buffers.msm_workspace();
+  // A resident key's MSMs sum the bases of scalars equal to one apart (porep witnesses are
+  // mostly 0/1); a streamed key's run the plain MSM, which stages its bases chunk by chunk.
+  const bool streamed = key.residency() == KeyResidency::kStreamed;
+  const auto run_msm = [&]<class C>(std::span<const ec::Affine<C>> bases,
+                                    std::span<const Fr> scalars, ec::Jacobian<C>* result) {
+    if (streamed) {
+      msm::msm<C>(bases, scalars, result, workspace, config);
+    } else {
+      msm::msm_with_classification<C>(bases, scalars, result, workspace, config);
+    }
+  };
   const std::span<const Fr> w(buffers.witness(), n_vars);
   std::span<const Fr> a_scalars = w, b_scalars = w;
   if (bellman) {  // the values of the density lists' wires (still canonical)
@@ -268,19 +285,17 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
     b_scalars = {buffers.b_scalars(), b_count};
   }
   G1J* g1 = buffers.g1_results();
-  msm::msm_with_classification<G1C>({key.a(), a_count}, a_scalars, g1 + 0, workspace, config);
+  run_msm.template operator()<G1C>({key.a(), a_count}, a_scalars, g1 + 0);
   marks[4].record(stream);
-  msm::msm_with_classification<G1C>({key.b1(), b_count}, b_scalars, g1 + 1, workspace, config);
+  run_msm.template operator()<G1C>({key.b1(), b_count}, b_scalars, g1 + 1);
   marks[5].record(stream);
-  msm::msm_with_classification<G2C>({key.b2(), b_count}, b_scalars, buffers.g2_result(), workspace,
-                                    config);
+  run_msm.template operator()<G2C>({key.b2(), b_count}, b_scalars, buffers.g2_result());
   marks[6].record(stream);
-  msm::msm_with_classification<G1C>({key.c(), f.c}, w.subspan(n_public + 1), g1 + 2, workspace,
-                                    config);
+  run_msm.template operator()<G1C>({key.c(), f.c}, w.subspan(n_public + 1), g1 + 2);
   marks[7].record(stream);
   config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
-  msm::msm_with_classification<G1C>({key.h(), h_count}, std::span<const Fr>(buffers.a(), h_count),
-                                    g1 + 3, workspace, config);
+  run_msm.template operator()<G1C>({key.h(), h_count}, std::span<const Fr>(buffers.a(), h_count),
+                                   g1 + 3);
 
   // Into pinned memory, so that the copies are asynchronous and this returns at once.
   groth16::MsmSums<Curve>& sums = buffers.sums();
