@@ -75,8 +75,8 @@
   "movl $0, %k[x]\n\t" "cmovcq %[p" #j "], %[x]\n\t" "adoxq %[x], %[s" #j "]\n\t"
 
 #define CUZK_X86_REGS4(x, v) \
-  [x##0] "+r"(v[0]), [x##1] "+r"(v[1]), [x##2] "+r"(v[2]), [x##3] "+r"(v[3])
-#define CUZK_X86_REGS6(x, v) CUZK_X86_REGS4(x, v), [x##4] "+r"(v[4]), [x##5] "+r"(v[5])
+  [x##0] "+&r"(v[0]), [x##1] "+&r"(v[1]), [x##2] "+&r"(v[2]), [x##3] "+&r"(v[3])
+#define CUZK_X86_REGS6(x, v) CUZK_X86_REGS4(x, v), [x##4] "+&r"(v[4]), [x##5] "+&r"(v[5])
 #define CUZK_X86_TEMPS4(x, v) \
   [x##0] "=&r"(v[0]), [x##1] "=&r"(v[1]), [x##2] "=&r"(v[2]), [x##3] "=&r"(v[3])
 #define CUZK_X86_TEMPS6(x, v) CUZK_X86_TEMPS4(x, v), [x##4] "=&r"(v[4]), [x##5] "=&r"(v[5])

@@ -180,12 +180,6 @@
 #define CUZK_X86_LIMBS4(x, v) \
   [x##0] "m"(v[0]), [x##1] "m"(v[1]), [x##2] "m"(v[2]), [x##3] "m"(v[3])
 #define CUZK_X86_LIMBS6(x, v) CUZK_X86_LIMBS4(x, v), [x##4] "m"(v[4]), [x##5] "m"(v[5])
-// The first factor of a 4-limb product may also sit in registers ("rm"): it then need not be
-// stored first, and the compiler can keep it in registers between operations. Both factors
-// "rm" can ask for more registers than exist (16 with the 8 the kernel uses), and so can any
-// 6-limb operand, so those stay in memory.
-#define CUZK_X86_IN4(x, v) \
-  [x##0] "rm"(v[0]), [x##1] "rm"(v[1]), [x##2] "rm"(v[2]), [x##3] "rm"(v[3])
 #define CUZK_X86_SCRATCH4(v) \
   [w0] "=&m"(v[0]), [w1] "=&m"(v[1]), [w2] "=&m"(v[2]), [w3] "=&m"(v[3])
 #define CUZK_X86_SCRATCH6(v) CUZK_X86_SCRATCH4(v), [w4] "=&m"(v[4]), [w5] "=&m"(v[5])
@@ -210,7 +204,7 @@ __attribute__((always_inline)) inline void mont_mul(uint64_t* r, const uint64_t*
         CUZK_X86_ROW4(3, t3, t4, t0, t1, t2)
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
           [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : CUZK_X86_IN4(a, a), CUZK_X86_LIMBS4(b, b), CUZK_X86_LIMBS4(p, p), [inv] "m"(inv)
+        : CUZK_X86_LIMBS4(a, a), CUZK_X86_LIMBS4(b, b), CUZK_X86_LIMBS4(p, p), [inv] "m"(inv)
         : "rdx", "cc");
     subtract_modulus_once<4>(r, {t4, t0, t1, t2}, p);
   } else {
@@ -289,7 +283,7 @@ __attribute__((always_inline)) inline void mont_sqr(uint64_t* r, const uint64_t*
         CUZK_X86_ADD_SPILLED("adcq", 2, t1) CUZK_X86_ADD_SPILLED("adcq", 3, t2)
         : CUZK_X86_SCRATCH4(high), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
           [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : CUZK_X86_IN4(a, a), CUZK_X86_LIMBS4(p, p), [inv] "m"(inv)
+        : CUZK_X86_LIMBS4(a, a), CUZK_X86_LIMBS4(p, p), [inv] "m"(inv)
         : "rdx", "cc");
     subtract_modulus_once<4>(r, {t4, t0, t1, t2}, p);
   } else {
@@ -385,7 +379,7 @@ __attribute__((always_inline)) inline void mul_wide(uint64_t* w, const uint64_t*
         CUZK_X86_PRODUCT_ROW4(3, t3, t4, t0, t1, t2) CUZK_X86_STORE(3, t3)
         : CUZK_X86_SCRATCH4(w), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
           [t4] "=&r"(t4), [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : CUZK_X86_IN4(a, a), CUZK_X86_LIMBS4(b, b)
+        : CUZK_X86_LIMBS4(a, a), CUZK_X86_LIMBS4(b, b)
         : "rdx", "cc");
     w[4] = t4; w[5] = t0; w[6] = t1; w[7] = t2;
   } else {
@@ -513,7 +507,6 @@ __attribute__((always_inline)) inline void fp2_mul(uint64_t* r0, uint64_t* r1, c
 #undef CUZK_X86_FIRST_PRODUCT_STEP
 #undef CUZK_X86_LIMBS4
 #undef CUZK_X86_LIMBS6
-#undef CUZK_X86_IN4
 #undef CUZK_X86_MULADD
 #undef CUZK_X86_MULTIPLIER
 #undef CUZK_X86_PRODUCT_TAIL
