@@ -13,8 +13,10 @@
 //   a − b:  d = a − b; r = d + (borrow ? p : 0)
 //   2a:     as a + b with b = a
 // No branch depends on the values (CMOV selects), so the time does not depend on them either.
-// Cost: 3N+1 (add) or 4N (sub) simple instructions, with 2N registers; the modulus is read
-// from memory (a constant, addressed relative to the instruction pointer once inlined).
+// Cost: about 3N (add) or 4N (sub) simple instructions on 2N registers (the 6-limb subtraction
+// N + 2, see there); the modulus is read from memory (a constant, addressed relative to the
+// instruction pointer once inlined). The limbs that the assembly overwrites before it has read
+// every input are early-clobbered ("+&r"), so no input can share their registers.
 
 #include <cstddef>
 #include <cstdint>
