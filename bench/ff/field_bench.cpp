@@ -119,6 +119,23 @@ void gmp_inverse(benchmark::State& state) {
   mpz_clears(vx, vy, p, nullptr);
 }
 
+// Fp2 (the coordinates of G2): the same dependent chains.
+template <class F2>
+void fp2_mul(benchmark::State& state) {
+  std::mt19937_64 rng(0x5eed0010);
+  F2 x = F2::random(rng), y = F2::random(rng);
+  for (auto _ : state) x = x * y;
+  benchmark::DoNotOptimize(x);
+}
+
+template <class F2>
+void fp2_sqr(benchmark::State& state) {
+  std::mt19937_64 rng(0x5eed0011);
+  F2 x = F2::random(rng);
+  for (auto _ : state) x = x.sqr();
+  benchmark::DoNotOptimize(x);
+}
+
 // The baseline must compute the same function as the field, or the comparison means nothing.
 template <class F>
 bool baseline_agrees(const char* name) {
@@ -161,6 +178,10 @@ bool register_field_benchmarks() {
   ok = register_field<bls12_381::Fr>("bls12_381_fr") && ok;
   ok = register_field<bn254::Fp>("bn254_fp") && ok;
   ok = register_field<bn254::Fr>("bn254_fr") && ok;
+  benchmark::RegisterBenchmark("ff_fp2_mul/bls12_381_fp2", fp2_mul<bls12_381::Fp2>);
+  benchmark::RegisterBenchmark("ff_fp2_sqr/bls12_381_fp2", fp2_sqr<bls12_381::Fp2>);
+  benchmark::RegisterBenchmark("ff_fp2_mul/bn254_fp2", fp2_mul<bn254::Fp2>);
+  benchmark::RegisterBenchmark("ff_fp2_sqr/bn254_fp2", fp2_sqr<bn254::Fp2>);
   return ok;
 }
 

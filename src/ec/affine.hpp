@@ -17,6 +17,15 @@
 
 #include "util/hd.hpp"
 
+// The tests and the negation that every MSM bucket operation performs: always inlined on the
+// host (an out-of-line is_infinity() was 4.5% of a BLS12-381 2^16 prove profile); nvcc's
+// CUZK_HD already forces inlining.
+#if defined(__CUDACC__)
+#define CUZK_EC_HOT CUZK_HD
+#else
+#define CUZK_EC_HOT [[gnu::always_inline]] inline
+#endif
+
 namespace cuzk::ec {
 
 template <class Curve>
@@ -29,7 +38,7 @@ struct Affine {
     return {Curve::generator_x(), Curve::generator_y()};
   }
 
-  CUZK_HD constexpr bool is_infinity() const { return x.is_zero() && y.is_zero(); }
+  CUZK_EC_HOT constexpr bool is_infinity() const { return x.is_zero() && y.is_zero(); }
 
   // y² = x³ + b. The point at infinity counts as on the curve (it is the group's identity);
   // formats that forbid it (bellman's vectors) test is_infinity() separately.
@@ -38,7 +47,7 @@ struct Affine {
     return y.sqr() == x.sqr() * x + Curve::b();
   }
 
-  CUZK_HD constexpr Affine operator-() const { return {x, -y}; }  // -O = (0, -0) = O
+  CUZK_EC_HOT constexpr Affine operator-() const { return {x, -y}; }  // -O = (0, -0) = O
 
   // Affine coordinates are unique, and infinity has one encoding: field-wise equality.
   CUZK_HD constexpr bool operator==(const Affine& o) const { return x == o.x && y == o.y; }

@@ -24,7 +24,9 @@
 #include <utility>
 #include <vector>
 
+#include "ff/add_x86.hpp"
 #include "ff/bigint.hpp"
+#include "ff/binary_gcd.hpp"
 #include "ff/mont_x86.hpp"
 #include "util/hd.hpp"
 
@@ -32,10 +34,34 @@
 #include "ff/mont_ptx.cuh"
 #endif
 
+// The element-wise operations (+ − * sqr dbl, unary −) are always inlined on the host: they are
+// a few dozen instructions, and a call would return the result through the stack. (nvcc's
+// CUZK_HD already forces inlining on both sides.)
+#if defined(__CUDACC__)
+#define CUZK_FF_HOT CUZK_HD
+#else
+#define CUZK_FF_HOT [[gnu::always_inline]] inline
+#endif
+
 namespace cuzk::ff {
 
 namespace detail {
 using u128 = unsigned __int128;
+
+// The portable modular addition and subtraction (a, b < p < 2^(64N−1)): the constant-evaluation
+// path, and the host path where the assembly of add_x86.hpp is not selected.
+template <size_t N>
+constexpr BigInt<N> mod_add_portable(BigInt<N> a, const BigInt<N>& b, const BigInt<N>& p) {
+  add_in_place(a, b);  // no carry out: both < p < 2^(64N-1)
+  BigInt<N> d = a;
+  if (!sub_in_place(d, p)) a = d;
+  return a;
+}
+template <size_t N>
+constexpr BigInt<N> mod_sub_portable(BigInt<N> a, const BigInt<N>& b, const BigInt<N>& p) {
+  if (sub_in_place(a, b)) add_in_place(a, p);
+  return a;
+}
 
 // Montgomery product r = a·b·R⁻¹ mod p (CIOS, Koç et al. 1996), for moduli whose top limb
 // leaves at least one bit spare: then the running sum stays below 2p < 2^(64N) and needs only
@@ -130,39 +156,56 @@ class Field {
     return r;
   }
 
-  CUZK_HD constexpr bool is_zero() const { return as_int().is_zero(); }
-  CUZK_HD constexpr bool operator==(const Field& o) const {
+  CUZK_FF_HOT constexpr bool is_zero() const { return as_int().is_zero(); }
+  CUZK_FF_HOT constexpr bool operator==(const Field& o) const {
     uint64_t acc = 0;
     for (size_t i = 0; i < kLimbs; ++i) acc |= mont[i] ^ o.mont[i];
     return acc == 0;
   }
-  CUZK_HD constexpr bool operator!=(const Field& o) const { return !(*this == o); }
+  CUZK_FF_HOT constexpr bool operator!=(const Field& o) const { return !(*this == o); }
 
   // Each operation below has two implementations: PTX on the device and portable 64-bit limb
   // code on the host. Constant evaluation in the device compilation pass (static_asserts,
   // constexpr constants) also takes the portable code, which is why the device branches test
   // std::is_constant_evaluated().
-  CUZK_HD constexpr Field operator+(const Field& o) const {
+  CUZK_FF_HOT constexpr Field operator+(const Field& o) const {
 #if defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
       DeviceWords a = to_words(*this), b = to_words(o), r;
       ptx::mod_add<kWords>(r.w, a.w, b.w, modulus_words().w);
       return from_words(r);
     }
+#elif CUZK_FF_MONT_X86
+    // ADD/ADC and CMOV assembly (add_x86.hpp); constant evaluation keeps the portable code.
+    if constexpr (kLimbs == 4 || kLimbs == 6) {
+      if (!std::is_constant_evaluated()) {
+        Field r;
+        x86::mod_add<kLimbs>(r.mont, mont, o.mont, kModulus.limb);
+        return r;
+      }
+    }
 #endif
     return add_portable(*this, o);
   }
-  CUZK_HD constexpr Field operator-(const Field& o) const {
+  CUZK_FF_HOT constexpr Field operator-(const Field& o) const {
 #if defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
       DeviceWords a = to_words(*this), b = to_words(o), r;
       ptx::mod_sub<kWords>(r.w, a.w, b.w, modulus_words().w);
       return from_words(r);
     }
+#elif CUZK_FF_MONT_X86
+    if constexpr (kLimbs == 4 || kLimbs == 6) {
+      if (!std::is_constant_evaluated()) {
+        Field r;
+        x86::mod_sub<kLimbs>(r.mont, mont, o.mont, kModulus.limb);
+        return r;
+      }
+    }
 #endif
     return sub_portable(*this, o);
   }
-  CUZK_HD constexpr Field operator-() const {
+  CUZK_FF_HOT constexpr Field operator-() const {
 #if defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
       DeviceWords a = to_words(*this), r;
@@ -172,7 +215,7 @@ class Field {
 #endif
     return zero() - *this;
   }
-  CUZK_HD constexpr Field operator*(const Field& o) const {
+  CUZK_FF_HOT constexpr Field operator*(const Field& o) const {
 #if defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
       DeviceWords a = to_words(*this), b = to_words(o), r;
@@ -191,10 +234,10 @@ class Field {
 #endif
     return mul_portable(*this, o);
   }
-  CUZK_HD constexpr Field& operator+=(const Field& o) { return *this = *this + o; }
-  CUZK_HD constexpr Field& operator-=(const Field& o) { return *this = *this - o; }
-  CUZK_HD constexpr Field& operator*=(const Field& o) { return *this = *this * o; }
-  CUZK_HD constexpr Field sqr() const {
+  CUZK_FF_HOT constexpr Field& operator+=(const Field& o) { return *this = *this + o; }
+  CUZK_FF_HOT constexpr Field& operator-=(const Field& o) { return *this = *this - o; }
+  CUZK_FF_HOT constexpr Field& operator*=(const Field& o) { return *this = *this * o; }
+  CUZK_FF_HOT constexpr Field sqr() const {
 #if defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
       DeviceWords a = to_words(*this), r;
@@ -213,7 +256,18 @@ class Field {
 #endif
     return *this * *this;
   }
-  CUZK_HD constexpr Field dbl() const { return *this + *this; }
+  CUZK_FF_HOT constexpr Field dbl() const {
+#if !defined(__CUDA_ARCH__) && CUZK_FF_MONT_X86
+    if constexpr (kLimbs == 4 || kLimbs == 6) {
+      if (!std::is_constant_evaluated()) {
+        Field r;
+        x86::mod_dbl<kLimbs>(r.mont, mont, kModulus.limb);
+        return r;
+      }
+    }
+#endif
+    return *this + *this;
+  }
 
   // this^e for a little-endian exponent (square-and-multiply, left to right).
   template <size_t M>
@@ -228,13 +282,16 @@ class Field {
   CUZK_HD constexpr Field pow(uint64_t e) const { return pow(BigInt<1>{{e}}); }
 
   // Multiplicative inverse; zero maps to zero (callers that can see zero check first).
-  // Host: binary extended Euclid on the Montgomery representative, about twice as fast as
-  // Fermat; device: Fermat (a^(p-2)), which has no data-dependent branches across a warp.
+  // Host: Pornin's constant-time binary GCD (binary_gcd.hpp), 2.5-3× faster than the binary
+  // extended Euclid that constant evaluation uses (inverse_portable; variable time); device:
+  // Fermat (a^(p-2)), which has no data-dependent branches across a warp.
   CUZK_HD constexpr Field inverse() const {
 #if defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
       return pow_modulus_minus_2(std::make_index_sequence<kLimbs>{});
     }
+#else
+    if (!std::is_constant_evaluated()) return inverse_binary_gcd(*this);
 #endif
     return inverse_portable(*this);
   }
@@ -398,21 +455,25 @@ class Field {
   // The host implementations; constexpr and host-only (they read the host constants), so the
   // device pass evaluates them only at compile time.
   static constexpr Field add_portable(const Field& a, const Field& b) {
-    Int s = a.as_int();
-    add_in_place(s, b.as_int());  // no carry out: both < p < 2^(64N-1)
-    Int d = s;
-    if (!sub_in_place(d, kModulus)) s = d;
-    return from_montgomery(s);
+    return from_montgomery(detail::mod_add_portable(a.as_int(), b.as_int(), kModulus));
   }
   static constexpr Field sub_portable(const Field& a, const Field& b) {
-    Int d = a.as_int();
-    if (sub_in_place(d, b.as_int())) add_in_place(d, kModulus);
-    return from_montgomery(d);
+    return from_montgomery(detail::mod_sub_portable(a.as_int(), b.as_int(), kModulus));
   }
   static constexpr Field mul_portable(const Field& a, const Field& b) {
     Field r;
     detail::mont_mul_cios<kLimbs>(r.mont, a.mont, b.mont, kModulus.limb, kInv);
     return r;
+  }
+  // x = aR; the GCD gives x⁻¹ = a⁻¹R⁻¹; one Montgomery product with R³ gives a⁻¹R. Only
+  // whether the value is zero decides a branch.
+  static Field inverse_binary_gcd(const Field& a) {
+    if (a.is_zero()) return zero();
+    Field r;
+    if (!detail::binary_gcd_inverse<kLimbs>(r.mont, a.mont, kModulus.limb, kInv, kBits)) {
+      return inverse_portable(a);  // unreachable by the step bound; kept as a guard
+    }
+    return r * from_montgomery(kR3);
   }
   static constexpr Field inverse_portable(const Field& a) {
     if (a.is_zero()) return zero();

@@ -6,6 +6,7 @@
 // as in snarkjs's and zcash's G2 encodings apart from their byte order).
 
 #include <optional>
+#include <type_traits>
 
 #include "ff/bigint.hpp"
 #include "ff/field.hpp"
@@ -21,34 +22,45 @@ struct Fp2 {
   CUZK_HD static constexpr Fp2 zero() { return {Fp::zero(), Fp::zero()}; }
   CUZK_HD static constexpr Fp2 one() { return {Fp::one(), Fp::zero()}; }
 
-  CUZK_HD constexpr bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
-  CUZK_HD constexpr bool operator==(const Fp2& o) const { return c0 == o.c0 && c1 == o.c1; }
-  CUZK_HD constexpr bool operator!=(const Fp2& o) const { return !(*this == o); }
+  CUZK_FF_HOT constexpr bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+  CUZK_FF_HOT constexpr bool operator==(const Fp2& o) const { return c0 == o.c0 && c1 == o.c1; }
+  CUZK_FF_HOT constexpr bool operator!=(const Fp2& o) const { return !(*this == o); }
 
-  CUZK_HD constexpr Fp2 operator+(const Fp2& o) const { return {c0 + o.c0, c1 + o.c1}; }
-  CUZK_HD constexpr Fp2 operator-(const Fp2& o) const { return {c0 - o.c0, c1 - o.c1}; }
-  CUZK_HD constexpr Fp2 operator-() const { return {-c0, -c1}; }
-  CUZK_HD constexpr Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
+  CUZK_FF_HOT constexpr Fp2 operator+(const Fp2& o) const { return {c0 + o.c0, c1 + o.c1}; }
+  CUZK_FF_HOT constexpr Fp2 operator-(const Fp2& o) const { return {c0 - o.c0, c1 - o.c1}; }
+  CUZK_FF_HOT constexpr Fp2 operator-() const { return {-c0, -c1}; }
+  CUZK_FF_HOT constexpr Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
 
-  // Karatsuba: 3M + 5A instead of 4M + 2A.
-  CUZK_HD constexpr Fp2 operator*(const Fp2& o) const {
+  // Karatsuba: 3M + 5A instead of 4M + 2A. The x86 host path reduces lazily: three products
+  // to double width, two Montgomery reductions (mont_x86.hpp, fp2_mul).
+  CUZK_FF_HOT constexpr Fp2 operator*(const Fp2& o) const {
+#if !defined(__CUDA_ARCH__) && CUZK_FF_MONT_X86
+    if constexpr (Fp::kLimbs == 4 || Fp::kLimbs == 6) {
+      if (!std::is_constant_evaluated()) {
+        Fp2 r;
+        x86::fp2_mul<Fp::kLimbs>(r.c0.mont, r.c1.mont, c0.mont, c1.mont, o.c0.mont, o.c1.mont,
+                                 Fp::kModulus.limb, Fp::kInv);
+        return r;
+      }
+    }
+#endif
     Fp v0 = c0 * o.c0;
     Fp v1 = c1 * o.c1;
     return {v0 - v1, (c0 + c1) * (o.c0 + o.c1) - v0 - v1};
   }
-  CUZK_HD constexpr Fp2 operator*(const Fp& s) const { return {c0 * s, c1 * s}; }
+  CUZK_FF_HOT constexpr Fp2 operator*(const Fp& s) const { return {c0 * s, c1 * s}; }
   // (a + bu)² = (a + b)(a - b) + 2ab·u: 2M.
-  CUZK_HD constexpr Fp2 sqr() const {
+  CUZK_FF_HOT constexpr Fp2 sqr() const {
     Fp ab = c0 * c1;
     return {(c0 + c1) * (c0 - c1), ab.dbl()};
   }
-  CUZK_HD constexpr Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
-  CUZK_HD constexpr Fp2& operator-=(const Fp2& o) { return *this = *this - o; }
-  CUZK_HD constexpr Fp2& operator*=(const Fp2& o) { return *this = *this * o; }
+  CUZK_FF_HOT constexpr Fp2& operator+=(const Fp2& o) { return *this = *this + o; }
+  CUZK_FF_HOT constexpr Fp2& operator-=(const Fp2& o) { return *this = *this - o; }
+  CUZK_FF_HOT constexpr Fp2& operator*=(const Fp2& o) { return *this = *this * o; }
 
   // Complex conjugate: also the p-power Frobenius map, since u^p = -u.
-  CUZK_HD constexpr Fp2 conjugate() const { return {c0, -c1}; }
-  CUZK_HD constexpr Fp norm() const { return c0.sqr() + c1.sqr(); }
+  CUZK_FF_HOT constexpr Fp2 conjugate() const { return {c0, -c1}; }
+  CUZK_FF_HOT constexpr Fp norm() const { return c0.sqr() + c1.sqr(); }
   // (a - bu)/(a² + b²); zero maps to zero.
   CUZK_HD constexpr Fp2 inverse() const {
     Fp t = norm().inverse();

@@ -31,15 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 
-// Unoptimized builds keep a frame pointer and do not inline: the 6-limb squaring's 12 registers
-// plus the base registers of its memory operands could then exceed what the compiler has left,
-// so they take the portable code.
-#if defined(__x86_64__) && defined(__ADX__) && defined(__BMI2__) && defined(__OPTIMIZE__) && \
-    !defined(__CUDA_ARCH__)
-#define CUZK_FF_MONT_X86 1
-#else
-#define CUZK_FF_MONT_X86 0
-#endif
+#include "ff/add_x86.hpp"  // CUZK_FF_MONT_X86 and subtract_modulus_once
 
 #if CUZK_FF_MONT_X86
 
@@ -124,13 +116,17 @@
   CUZK_X86_MULADD(p, 3, T3, T4)                  \
   CUZK_X86_REDUCE_TAIL(T4)
 
-#define CUZK_X86_ROW4(i, T0, T1, T2, T3, T4)     \
+// t ← t + a·b_i (T4 is the fresh top limb).
+#define CUZK_X86_PRODUCT_ROW4(i, T0, T1, T2, T3, T4) \
   CUZK_X86_MULTIPLIER(b, i)                      \
   CUZK_X86_CLEAR_FLAGS                           \
   CUZK_X86_MULADD(a, 0, T0, T1)                  \
   CUZK_X86_MULADD(a, 1, T1, T2)                  \
   CUZK_X86_MULADD(a, 2, T2, T3)                  \
-  CUZK_X86_PRODUCT_TAIL(3, T3, T4)               \
+  CUZK_X86_PRODUCT_TAIL(3, T3, T4)
+
+#define CUZK_X86_ROW4(i, T0, T1, T2, T3, T4)     \
+  CUZK_X86_PRODUCT_ROW4(i, T0, T1, T2, T3, T4)   \
   CUZK_X86_REDUCE4(T0, T1, T2, T3, T4)
 
 // ---- 6 limbs: t in t0..t6 -------------------------------------------------------------------
@@ -145,7 +141,7 @@
   CUZK_X86_MULADD(p, 5, T5, T6)                  \
   CUZK_X86_REDUCE_TAIL(T6)
 
-#define CUZK_X86_ROW6(i, T0, T1, T2, T3, T4, T5, T6) \
+#define CUZK_X86_PRODUCT_ROW6(i, T0, T1, T2, T3, T4, T5, T6) \
   CUZK_X86_MULTIPLIER(b, i)                      \
   CUZK_X86_CLEAR_FLAGS                           \
   CUZK_X86_MULADD(a, 0, T0, T1)                  \
@@ -153,8 +149,32 @@
   CUZK_X86_MULADD(a, 2, T2, T3)                  \
   CUZK_X86_MULADD(a, 3, T3, T4)                  \
   CUZK_X86_MULADD(a, 4, T4, T5)                  \
-  CUZK_X86_PRODUCT_TAIL(5, T5, T6)               \
+  CUZK_X86_PRODUCT_TAIL(5, T5, T6)
+
+#define CUZK_X86_ROW6(i, T0, T1, T2, T3, T4, T5, T6) \
+  CUZK_X86_PRODUCT_ROW6(i, T0, T1, T2, T3, T4, T5, T6) \
   CUZK_X86_REDUCE6(T0, T1, T2, T3, T4, T5, T6)
+
+// Row 0 of a product: t0..tN = a·b_0.
+#define CUZK_X86_FIRST_ROW4                      \
+  CUZK_X86_MULTIPLIER(b, 0)                      \
+  CUZK_X86_FIRST_PRODUCT(0, t0, t1)              \
+  CUZK_X86_FIRST_PRODUCT_STEP("addq", 1, t1, t2) \
+  CUZK_X86_FIRST_PRODUCT_STEP("adcq", 2, t2, t3) \
+  CUZK_X86_FIRST_PRODUCT_STEP("adcq", 3, t3, t4) \
+  "adcq $0, %[t4]\n\t"
+#define CUZK_X86_FIRST_ROW6                      \
+  CUZK_X86_MULTIPLIER(b, 0)                      \
+  CUZK_X86_FIRST_PRODUCT(0, t0, t1)              \
+  CUZK_X86_FIRST_PRODUCT_STEP("addq", 1, t1, t2) \
+  CUZK_X86_FIRST_PRODUCT_STEP("adcq", 2, t2, t3) \
+  CUZK_X86_FIRST_PRODUCT_STEP("adcq", 3, t3, t4) \
+  CUZK_X86_FIRST_PRODUCT_STEP("adcq", 4, t4, t5) \
+  CUZK_X86_FIRST_PRODUCT_STEP("adcq", 5, t5, t6) \
+  "adcq $0, %[t6]\n\t"
+// Wide products and REDC keep finished limbs in the output array w.
+#define CUZK_X86_STORE(k, Tk) "movq %[" #Tk "], %[w" #k "]\n\t"
+#define CUZK_X86_LOAD(k, Tk) "movq %[w" #k "], %[" #Tk "]\n\t"
 
 // Operand lists: one memory operand per limb.
 #define CUZK_X86_LIMBS4(x, v) \
@@ -167,37 +187,17 @@
 
 namespace cuzk::ff::x86 {
 
-// r = t − p if that does not borrow, else t; for t < 2p this is t mod p. Branch-free (the
-// select compiles to CMOV or masks): whether t ≥ p depends on the data.
-template <size_t N>
-inline void subtract_modulus_once(uint64_t* r, const uint64_t (&t)[N], const uint64_t* p) {
-  uint64_t d[N];
-  unsigned char borrow = 0;
-  for (size_t j = 0; j < N; ++j) {
-    unsigned long long limb;
-    borrow = _subborrow_u64(borrow, t[j], p[j], &limb);
-    d[j] = limb;
-  }
-  const uint64_t keep_t = uint64_t(0) - borrow;
-  for (size_t j = 0; j < N; ++j) r[j] = (t[j] & keep_t) | (d[j] & ~keep_t);
-}
-
 // r = a·b·R⁻¹ mod p for a, b < p < 2^(64N−1), R = 2^(64N), inv = −p⁻¹ mod 2^64; the result is
 // fully reduced. r may alias a or b.
 template <size_t N>
-inline void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
+__attribute__((always_inline)) inline void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
                      uint64_t inv) {
   static_assert(N == 4 || N == 6, "MULX/ADX kernels exist for 4 and 6 limbs");
   uint64_t t0, t1, t2, t3, t4, lo, hi;
   // clang-format off
   if constexpr (N == 4) {
     // Rows rotate t0..t4 by one each; after row 3 the result is in t4, t0, t1, t2.
-    CUZK_X86_ASM(CUZK_X86_MULTIPLIER(b, 0)
-        CUZK_X86_FIRST_PRODUCT(0, t0, t1)
-        CUZK_X86_FIRST_PRODUCT_STEP("addq", 1, t1, t2)
-        CUZK_X86_FIRST_PRODUCT_STEP("adcq", 2, t2, t3)
-        CUZK_X86_FIRST_PRODUCT_STEP("adcq", 3, t3, t4)
-        "adcq $0, %[t4]\n\t"
+    CUZK_X86_ASM(CUZK_X86_FIRST_ROW4
         CUZK_X86_REDUCE4(t0, t1, t2, t3, t4)
         CUZK_X86_ROW4(1, t1, t2, t3, t4, t0)
         CUZK_X86_ROW4(2, t2, t3, t4, t0, t1)
@@ -210,14 +210,7 @@ inline void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b, const ui
   } else {
     uint64_t t5, t6;
     // Rows rotate t0..t6 by one each; after row 5 the result is in t6, t0, t1, t2, t3, t4.
-    CUZK_X86_ASM(CUZK_X86_MULTIPLIER(b, 0)
-        CUZK_X86_FIRST_PRODUCT(0, t0, t1)
-        CUZK_X86_FIRST_PRODUCT_STEP("addq", 1, t1, t2)
-        CUZK_X86_FIRST_PRODUCT_STEP("adcq", 2, t2, t3)
-        CUZK_X86_FIRST_PRODUCT_STEP("adcq", 3, t3, t4)
-        CUZK_X86_FIRST_PRODUCT_STEP("adcq", 4, t4, t5)
-        CUZK_X86_FIRST_PRODUCT_STEP("adcq", 5, t5, t6)
-        "adcq $0, %[t6]\n\t"
+    CUZK_X86_ASM(CUZK_X86_FIRST_ROW6
         CUZK_X86_REDUCE6(t0, t1, t2, t3, t4, t5, t6)
         CUZK_X86_ROW6(1, t1, t2, t3, t4, t5, t6, t0)
         CUZK_X86_ROW6(2, t2, t3, t4, t5, t6, t0, t1)
@@ -243,7 +236,7 @@ inline void mont_mul(uint64_t* r, const uint64_t* a, const uint64_t* b, const ui
 // multiplications for N = 6, 30 instead of 36 for N = 4. The high half of the square waits in
 // scratch limbs on the stack: N+1 rotating limbs plus N more would not fit in 15 registers.
 template <size_t N>
-inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv) {
+__attribute__((always_inline)) inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t inv) {
   static_assert(N == 4 || N == 6, "MULX/ADX kernels exist for 4 and 6 limbs");
   uint64_t high[N];  // limbs N..2N−1 of the square
   uint64_t t0, t1, t2, t3, t4, t5, lo, hi;
@@ -368,6 +361,140 @@ inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t
   // clang-format on
 }
 
+// The two halves of a Montgomery product, for sums of products reduced once (lazy reduction,
+// as in the Fp2 multiplication of fp2.hpp): mul_wide gives the 2N-limb integer product,
+// redc reduces a 2N-limb integer.
+
+// w = a·b as a 2N-limb integer, for any a, b < 2^(64N). Operand scanning: row i adds a·b_i at
+// position i, after which limb i is final and leaves for w. N² MULX.
+template <size_t N>
+__attribute__((always_inline)) inline void mul_wide(uint64_t* w, const uint64_t* a, const uint64_t* b) {
+  static_assert(N == 4 || N == 6, "MULX/ADX kernels exist for 4 and 6 limbs");
+  uint64_t t0, t1, t2, t3, t4, lo, hi;
+  // clang-format off
+  if constexpr (N == 4) {
+    CUZK_X86_ASM(CUZK_X86_FIRST_ROW4 CUZK_X86_STORE(0, t0)
+        CUZK_X86_PRODUCT_ROW4(1, t1, t2, t3, t4, t0) CUZK_X86_STORE(1, t1)
+        CUZK_X86_PRODUCT_ROW4(2, t2, t3, t4, t0, t1) CUZK_X86_STORE(2, t2)
+        CUZK_X86_PRODUCT_ROW4(3, t3, t4, t0, t1, t2) CUZK_X86_STORE(3, t3)
+        : CUZK_X86_SCRATCH4(w), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
+          [t4] "=&r"(t4), [lo] "=&r"(lo), [hi] "=&r"(hi)
+        : CUZK_X86_LIMBS4(a, a), CUZK_X86_LIMBS4(b, b)
+        : "rdx", "cc");
+    w[4] = t4; w[5] = t0; w[6] = t1; w[7] = t2;
+  } else {
+    uint64_t t5, t6;
+    CUZK_X86_ASM(CUZK_X86_FIRST_ROW6 CUZK_X86_STORE(0, t0)
+        CUZK_X86_PRODUCT_ROW6(1, t1, t2, t3, t4, t5, t6, t0) CUZK_X86_STORE(1, t1)
+        CUZK_X86_PRODUCT_ROW6(2, t2, t3, t4, t5, t6, t0, t1) CUZK_X86_STORE(2, t2)
+        CUZK_X86_PRODUCT_ROW6(3, t3, t4, t5, t6, t0, t1, t2) CUZK_X86_STORE(3, t3)
+        CUZK_X86_PRODUCT_ROW6(4, t4, t5, t6, t0, t1, t2, t3) CUZK_X86_STORE(4, t4)
+        CUZK_X86_PRODUCT_ROW6(5, t5, t6, t0, t1, t2, t3, t4) CUZK_X86_STORE(5, t5)
+        : CUZK_X86_SCRATCH6(w), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
+          [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
+        : CUZK_X86_LIMBS6(a, a), CUZK_X86_LIMBS6(b, b)
+        : "rdx", "cc");
+    w[6] = t6; w[7] = t0; w[8] = t1; w[9] = t2; w[10] = t3; w[11] = t4;
+  }
+  // clang-format on
+}
+
+// r = w·R⁻¹ mod p for a 2N-limb w < p·R, fully reduced. The reduction half of mont_sqr: N
+// rows u = (w_low + M·p)/R (u ≤ p since w_low < R), then u + w_high < p + p = 2p and one
+// conditional subtraction. N² + N multiplications.
+template <size_t N>
+__attribute__((always_inline)) inline void redc(uint64_t* r, const uint64_t* w, const uint64_t* p,
+                                        uint64_t inv) {
+  static_assert(N == 4 || N == 6, "MULX/ADX kernels exist for 4 and 6 limbs");
+  uint64_t t0, t1, t2, t3, t4, lo, hi;
+  // clang-format off
+  if constexpr (N == 4) {
+    CUZK_X86_ASM(CUZK_X86_LOAD(0, t0) CUZK_X86_LOAD(1, t1) CUZK_X86_LOAD(2, t2)
+        CUZK_X86_LOAD(3, t3)
+        "xorl %k[t4], %k[t4]\n\t"
+        CUZK_X86_REDUCE4(t0, t1, t2, t3, t4)
+        CUZK_X86_REDUCE4(t1, t2, t3, t4, t0)
+        CUZK_X86_REDUCE4(t2, t3, t4, t0, t1)
+        CUZK_X86_REDUCE4(t3, t4, t0, t1, t2)
+        CUZK_X86_ADD_SPILLED("addq", 4, t4) CUZK_X86_ADD_SPILLED("adcq", 5, t0)
+        CUZK_X86_ADD_SPILLED("adcq", 6, t1) CUZK_X86_ADD_SPILLED("adcq", 7, t2)
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+          [lo] "=&r"(lo), [hi] "=&r"(hi)
+        : CUZK_X86_LIMBS4(w, w), [w4] "m"(w[4]), [w5] "m"(w[5]), [w6] "m"(w[6]), [w7] "m"(w[7]),
+          CUZK_X86_LIMBS4(p, p), [inv] "m"(inv)
+        : "rdx", "cc");
+    subtract_modulus_once<4>(r, {t4, t0, t1, t2}, p);
+  } else {
+    uint64_t t5, t6;
+    CUZK_X86_ASM(CUZK_X86_LOAD(0, t0) CUZK_X86_LOAD(1, t1) CUZK_X86_LOAD(2, t2)
+        CUZK_X86_LOAD(3, t3) CUZK_X86_LOAD(4, t4) CUZK_X86_LOAD(5, t5)
+        "xorl %k[t6], %k[t6]\n\t"
+        CUZK_X86_REDUCE6(t0, t1, t2, t3, t4, t5, t6)
+        CUZK_X86_REDUCE6(t1, t2, t3, t4, t5, t6, t0)
+        CUZK_X86_REDUCE6(t2, t3, t4, t5, t6, t0, t1)
+        CUZK_X86_REDUCE6(t3, t4, t5, t6, t0, t1, t2)
+        CUZK_X86_REDUCE6(t4, t5, t6, t0, t1, t2, t3)
+        CUZK_X86_REDUCE6(t5, t6, t0, t1, t2, t3, t4)
+        CUZK_X86_ADD_SPILLED("addq", 6, t6) CUZK_X86_ADD_SPILLED("adcq", 7, t0)
+        CUZK_X86_ADD_SPILLED("adcq", 8, t1) CUZK_X86_ADD_SPILLED("adcq", 9, t2)
+        CUZK_X86_ADD_SPILLED("adcq", 10, t3) CUZK_X86_ADD_SPILLED("adcq", 11, t4)
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4),
+          [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
+        : CUZK_X86_LIMBS6(w, w), [w6] "m"(w[6]), [w7] "m"(w[7]), [w8] "m"(w[8]),
+          [w9] "m"(w[9]), [w10] "m"(w[10]), [w11] "m"(w[11]), CUZK_X86_LIMBS6(p, p),
+          [inv] "m"(inv)
+        : "rdx", "cc");
+    subtract_modulus_once<6>(r, {t6, t0, t1, t2, t3, t4}, p);
+  }
+  // clang-format on
+}
+
+// Fp2 = Fp[u]/(u² + 1) multiplication with lazy reduction (Karatsuba on integers, two REDCs):
+//   t0 = a0·b0, t1 = a1·b1, t2 = (a0 + a1)(b0 + b1)      three N×N → 2N products
+//   c1 = t2 − t0 − t1 = a0·b1 + a1·b0                   exact: < 2p² < p·R
+//   c0 = t0 − t1, plus p·R if that borrows                in [0, p·R)
+//   r0 = redc(c0), r1 = redc(c1)
+// The sums a0 + a1, b0 + b1 stay unreduced (< 2p < 2^(64N): the spare top bit), so their
+// product is < 4p² < 2^(128N). 3N² + 2(N² + N) multiplications against 3(2N² + N) for three
+// Montgomery products, and no modular additions (the wide ones need no reduction).
+// r0, r1 may alias the inputs.
+template <size_t N>
+__attribute__((always_inline)) inline void fp2_mul(uint64_t* r0, uint64_t* r1, const uint64_t* a0,
+                                           const uint64_t* a1, const uint64_t* b0,
+                                           const uint64_t* b1, const uint64_t* p, uint64_t inv) {
+  uint64_t sa[N], sb[N], t0[2 * N], t1[2 * N], t2[2 * N];
+  unsigned char ca = 0, cb = 0;
+  for (size_t j = 0; j < N; ++j) {
+    unsigned long long x, y;
+    ca = _addcarry_u64(ca, a0[j], a1[j], &x);
+    cb = _addcarry_u64(cb, b0[j], b1[j], &y);
+    sa[j] = x;
+    sb[j] = y;
+  }
+  mul_wide<N>(t0, a0, b0);
+  mul_wide<N>(t1, a1, b1);
+  mul_wide<N>(t2, sa, sb);
+  unsigned char b2 = 0, b3 = 0, bc = 0;
+  for (size_t j = 0; j < 2 * N; ++j) {
+    unsigned long long x, y, z;
+    b2 = _subborrow_u64(b2, t2[j], t0[j], &x);
+    b3 = _subborrow_u64(b3, x, t1[j], &y);
+    bc = _subborrow_u64(bc, t0[j], t1[j], &z);
+    t2[j] = y;
+    t0[j] = z;
+  }
+  // c0 borrowed: add p·R, i.e. p to the high half (masked, no branch on the data).
+  const uint64_t mask = uint64_t(0) - bc;
+  unsigned char c = 0;
+  for (size_t j = 0; j < N; ++j) {
+    unsigned long long x;
+    c = _addcarry_u64(c, t0[N + j], p[j] & mask, &x);
+    t0[N + j] = x;
+  }
+  redc<N>(r0, t0, p, inv);
+  redc<N>(r1, t2, p, inv);
+}
+
 }  // namespace cuzk::ff::x86
 
 // The fragments were expanded where the kernels were defined; keep them out of includers.
@@ -389,6 +516,12 @@ inline void mont_sqr(uint64_t* r, const uint64_t* a, const uint64_t* p, uint64_t
 #undef CUZK_X86_REDUCE_TAIL
 #undef CUZK_X86_ROW4
 #undef CUZK_X86_ROW6
+#undef CUZK_X86_PRODUCT_ROW4
+#undef CUZK_X86_PRODUCT_ROW6
+#undef CUZK_X86_FIRST_ROW4
+#undef CUZK_X86_FIRST_ROW6
+#undef CUZK_X86_STORE
+#undef CUZK_X86_LOAD
 #undef CUZK_X86_SCRATCH4
 #undef CUZK_X86_SCRATCH6
 #undef CUZK_X86_SPILL

@@ -121,6 +121,48 @@ TYPED_TEST(FieldArith, InverseMatchesGmp) {
   }
 }
 
+// The constant-time binary GCD (ff/binary_gcd.hpp) that Field::inverse runs on the host, called
+// directly on Montgomery representatives y: y·y⁻¹ ≡ 1 against GMP's inverse, and the binary
+// extended Euclid of constant evaluation (inverse_portable) through the public API. Edge values:
+// 1, 2, p − 1, p − 2, every power of two below p and its neighbours 2^k ± 1 (operands whose
+// top-bit approximations are exact or nearly so), plus the shared edge and random inputs.
+TYPED_TEST(FieldArith, BinaryGcdInverseMatchesGmp) {
+  using F = TypeParam;
+  constexpr size_t N = F::kLimbs;
+  const auto& gmp = this->gmp;
+  std::vector<ff::BigInt<N>> cases;
+  for (size_t k = 0; k < F::kBits; ++k) {
+    ff::BigInt<N> v{};
+    v.limb[k / 64] = uint64_t(1) << (k % 64);
+    if (ff::compare(v, F::kModulus) >= 0) continue;
+    cases.push_back(v);
+    ff::BigInt<N> w = v;
+    ff::add_in_place(w, ff::BigInt<N>::from_u64(1));
+    if (ff::compare(w, F::kModulus) < 0) cases.push_back(w);
+    w = v;
+    ff::sub_in_place(w, ff::BigInt<N>::from_u64(1));
+    if (!w.is_zero()) cases.push_back(w);
+  }
+  for (uint64_t k : {1, 2}) {
+    ff::BigInt<N> v = F::kModulus;
+    ff::sub_in_place(v, ff::BigInt<N>::from_u64(k));
+    cases.push_back(v);
+  }
+  for (size_t i = 0; i < scaled(5000); ++i) cases.push_back(this->inputs.next().as_int());
+  for (const ff::BigInt<N>& y : cases) {
+    if (y.is_zero()) continue;
+    ff::BigInt<N> r;
+    const bool converged =
+        ff::detail::binary_gcd_inverse<N>(r.limb, y.limb, F::kModulus.limb, F::kInv, F::kBits);
+    ASSERT_TRUE(converged) << "y=" << to_mpz(y);
+    Mpz want;
+    mpz_invert(want.get(), to_mpz(y).get(), gmp.p.get());
+    ASSERT_EQ(to_mpz(r), want) << "y=" << to_mpz(y);
+  }
+  uint64_t zero[N] = {}, r[N];
+  EXPECT_FALSE(ff::detail::binary_gcd_inverse<N>(r, zero, F::kModulus.limb, F::kInv, F::kBits));
+}
+
 TYPED_TEST(FieldArith, BatchInverseMatchesGmpWithZerosMixedIn) {
   using F = TypeParam;
   const auto& gmp = this->gmp;
