@@ -24,9 +24,17 @@
 // Whether the host assembly (these kernels and the MULX/ADX ones of mont_x86.hpp) is selected.
 // Unoptimized builds keep a frame pointer and do not inline: the 6-limb squaring's 12 registers
 // plus the base registers of its memory operands could then exceed what the compiler has left,
-// so they take the portable code.
+// so they take the portable code. So do AddressSanitizer builds (the fuzzers): the frame
+// pointer and the instrumentation leave clang too few registers for the 6-limb product.
+#if defined(__SANITIZE_ADDRESS__)
+#define CUZK_FF_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CUZK_FF_SANITIZED 1
+#endif
+#endif
 #if defined(__x86_64__) && defined(__ADX__) && defined(__BMI2__) && defined(__OPTIMIZE__) && \
-    !defined(__CUDA_ARCH__)
+    !defined(__CUDA_ARCH__) && !defined(CUZK_FF_SANITIZED)
 #define CUZK_FF_MONT_X86 1
 #else
 #define CUZK_FF_MONT_X86 0
