@@ -11,6 +11,12 @@
 #   window-sweep the G1 MSM at 2^22, 2^24, 2^26 and the G2 MSM at 2^22 (BLS12-381, random
 #                scalars) for every window width in WINDOWS (default 12..18):
 #                $OUT/msm_window_<c>.json
+#   shifted-sweep msm_shifted (precomputed shifted bases) at the G1 sizes 2^24 and 2^26 and G2
+#                2^22 (BLS12-381, random scalars) for each table window in SHIFTED_WINDOWS
+#                (default 20 22 24): $OUT/msm_shifted_sweep.json
+#   accumulate-sweep the G1 MSM at 2^24 and 2^26 and G2 at 2^22 (BLS12-381, random scalars,
+#                plain and shifted) for each accumulation launch size in ACCUMULATE_THREADS
+#                (default 131072 524288 1048576 threads): $OUT/msm_accumulate_<threads>.json
 #   partition    bench_gpu_prove at PARTITION_LOGS (default 27): $OUT/prove_<logs>.json
 #
 # Environment: OUT (default BUILD_DIR/gpu-measure), CUZK_BENCH_COMMIT / CUZK_BENCH_DATE label the
@@ -64,9 +70,24 @@ for step in "$@"; do
     window-sweep)
       for c in ${WINDOWS:-12 13 14 15 16 17 18}; do
         "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 22,24,26 --g2 22 --curves bls12_381 \
-          --shapes random --runs 5 --window "$c" --json "$OUT/msm_window_$c.json" >"$OUT/msm_window_$c.log" 2>&1 ||
+          --shapes random --runs 5 --window "$c" --no-shifted --json "$OUT/msm_window_$c.json" >"$OUT/msm_window_$c.log" 2>&1 ||
           status=1
         grep -E "median|ms" "$OUT/msm_window_$c.log" | head -5
+      done
+      ;;
+    shifted-sweep)
+      windows=${SHIFTED_WINDOWS:-20 22 24}
+      "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24,26 --g2 22 --curves bls12_381 --shapes random \
+        --runs 5 --shifted "${windows// /,}" --json "$OUT/msm_shifted_sweep.json" \
+        >"$OUT/msm_shifted_sweep.log" 2>&1 || status=1
+      grep -E "shifted" "$OUT/msm_shifted_sweep.log"
+      ;;
+    accumulate-sweep)
+      for threads in ${ACCUMULATE_THREADS:-131072 524288 1048576}; do
+        "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24,26 --g2 22 --curves bls12_381 \
+          --shapes random --runs 5 --accumulate-threads "$threads" \
+          --json "$OUT/msm_accumulate_$threads.json" >"$OUT/msm_accumulate_$threads.log" 2>&1 || status=1
+        grep -E "^bls12" "$OUT/msm_accumulate_$threads.log"
       done
       ;;
     partition)

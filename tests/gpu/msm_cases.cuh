@@ -307,6 +307,72 @@ TYPED_TEST_P(GpuMsmTest, PinnedBasesEqualDeviceResident) {
   }
 }
 
+// msm_shifted: the table (sampled rows against doublings on the CPU) and the MSM against the CPU
+// reference, at the tuned window and at narrow ones (many windows, several sort passes).
+TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  using AffinePoint = ec::Affine<Curve>;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-shifted-") + Curve::kName);
+  Check<Curve> check("msm_shifted (precomputed shifted bases) vs the CPU");
+  size_t table_cases = 0, table_mismatches = 0;
+  for (size_t n : {size_t(1), size_t(1000), size_t(4097), size_t(65537)}) {
+    const auto bases = make_bases<Curve>(n, rng, true);
+    for (unsigned wanted : {0u, 5u, 13u}) {
+      const unsigned c = wanted != 0 ? wanted : gm::shifted_window_bits_for(n, Fr::kBits);
+      const size_t rows = gm::shifted_windows<Curve>(c);
+      Stream stream;
+      auto device_bases = DeviceBuffer<AffinePoint>::allocate_blocking(n);
+      device_bases.upload(bases, stream);
+      auto table = DeviceBuffer<AffinePoint>::allocate_blocking(rows * n);
+      auto shift_ws =
+          DeviceBuffer<std::byte>::allocate_blocking(gm::shift_bases_workspace_bytes<Curve>(n));
+      gm::shift_bases<Curve>({device_bases.data(), n}, c, {table.data(), rows * n},
+                             {shift_ws.data(), shift_ws.size()}, stream);
+      std::vector<AffinePoint> host_table(rows * n);
+      table.download(host_table, stream);
+      stream.synchronize();
+      for (size_t i : {size_t(0), n / 2, n - 1}) {
+        ec::Jacobian<Curve> expected = ec::Jacobian<Curve>::from_affine(bases[i]);
+        for (size_t w = 0; w < rows; ++w) {
+          ++table_cases;
+          if (!(expected == host_table[w * n + i]) && ++table_mismatches <= 3) {
+            ADD_FAILURE() << Curve::kName << " shift_bases c=" << c << " row " << w << " point "
+                          << i << " differs from 2^(c·w)·P";
+          }
+          for (unsigned k = 0; k < c; ++k) expected = expected.dbl();
+        }
+      }
+      for (Shape shape : {Shape::kRandom, Shape::kMixed, Shape::kNearModulus, Shape::kOne}) {
+        const auto scalars = make_scalars<Fr>(n, shape, rng);
+        const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
+        for (size_t per_pass : {size_t(0), size_t(3) * n}) {
+          gm::MsmConfig config;
+          config.stream = stream;
+          config.sort_entries_per_pass = per_pass;
+          auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
+          device_scalars.upload(scalars, stream);
+          auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
+          const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config);
+          auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
+          gm::msm_shifted<Curve>({{table.data(), rows * n}, n, c}, {device_scalars.data(), n},
+                                 result.data(), {workspace.data(), bytes}, config);
+          std::vector<ec::Jacobian<Curve>> out(1);
+          result.download(out, stream);
+          stream.synchronize();
+          check.expect(expected, out[0],
+                       std::string(shape_name(shape)) + " n=" + std::to_string(n) +
+                           " c=" + std::to_string(c) + " per_pass=" + std::to_string(per_pass));
+        }
+      }
+    }
+  }
+  std::printf("[gpu-diff] %s shift_bases rows vs CPU doublings: %zu cases, %zu mismatches\n",
+              Curve::kName, table_cases, table_mismatches);
+  std::fflush(stdout);
+}
+
 // sum_selected on the GPU against msm::sum_selected, resident and pinned bases.
 TYPED_TEST_P(GpuMsmTest, SumSelected) {
   CUZK_SKIP_WITHOUT_GPU();
@@ -425,10 +491,27 @@ TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
   const std::span<const Fr> ten{static_cast<const Fr*>(nullptr), 10};
   EXPECT_THROW(gm::msm<Curve>(bases, ten, nullptr, {}, config), cuzk::Error);
   EXPECT_THROW(gm::msm_with_classification<Curve>(bases, ten, nullptr, {}, config), cuzk::Error);
+  // An accumulation bound without a compiled kernel (G1; G2 has only its unbounded kernel).
+  if constexpr (sizeof(typename Curve::Base) <= 48) {
+    gm::MsmConfig bounded;
+    bounded.accumulate_min_blocks = 3;
+    EXPECT_THROW(gm::msm<Curve>(bases, ten, nullptr, {}, bounded), cuzk::Error);
+  }
+  // Shifted tables: a window out of range, a table too small for its window, pinned tables.
+  std::vector<ec::Affine<Curve>> small_table(10);
+  EXPECT_THROW(
+      gm::shift_bases<Curve>(bases, gm::kMaxShiftedWindowBits + 1, small_table, {}, nullptr),
+      cuzk::Error);
+  EXPECT_THROW(gm::shift_bases<Curve>(bases, 16, small_table, {}, nullptr), cuzk::Error);
+  EXPECT_THROW(gm::msm_shifted<Curve>({small_table, 10, 16}, ten, nullptr, {}, {}), cuzk::Error);
+  EXPECT_THROW(gm::msm_shifted<Curve>({small_table, 10, 0}, ten, nullptr, {}, {}), cuzk::Error);
+  EXPECT_THROW(gm::msm_shifted<Curve>({bases, 10, 16}, scalars, nullptr, {}, {}), cuzk::Error);
+  EXPECT_THROW(gm::msm_shifted<Curve>({small_table, 10, 16}, ten, nullptr, {}, config),
+               cuzk::Error);
 }
 
 REGISTER_TYPED_TEST_SUITE_P(GpuMsmTest, RandomScalarsAtManySizes, ScalarShapes, CanonicalScalars,
-                            WindowWidthsAndSortPasses, PinnedBasesEqualDeviceResident, SumSelected,
-                            ClassifyScalars, BadArgumentsThrow);
+                            WindowWidthsAndSortPasses, PinnedBasesEqualDeviceResident, ShiftedBases,
+                            SumSelected, ClassifyScalars, BadArgumentsThrow);
 
 }  // namespace cuzk::gpu::test

@@ -95,6 +95,25 @@ TEST(GpuMsmHost, KeysRoundTripAndStayBelowTheSentinel) {
       }
     }
   }
+  // Shifted bases: one shared bucket set, keys of c bits, values indexing the table's rows.
+  for (unsigned c : {2u, 9u, 16u, 24u, kMaxShiftedWindowBits}) {
+    const size_t stride = 1000;
+    const KeyLayout layout{c, 3, stride};
+    const int32_t half = int32_t(1) << (c - 1);
+    EXPECT_EQ(layout.end_bit(), int(c));
+    for (unsigned w = 0; w < 3; ++w) {
+      for (int32_t d : {-half, -1, 1, half - 1, half}) {
+        ++cases;
+        const uint32_t key = layout.key(d, w);
+        const uint32_t index = layout.base_index(17, 5, w);
+        const bool ok = key < layout.sentinel() &&
+                        layout.bucket(key, 5) == uint64_t(d < 0 ? -d : d) - 1 &&
+                        index == (5 + w) * stride + 17;
+        if (!ok) ++mismatches;
+      }
+      EXPECT_EQ(layout.key(0, w), layout.sentinel());
+    }
+  }
   report("host key layout", cases, mismatches);
   EXPECT_EQ(mismatches, 0u);
 }
@@ -102,7 +121,7 @@ TEST(GpuMsmHost, KeysRoundTripAndStayBelowTheSentinel) {
 TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
   for (size_t n : {size_t(1), size_t(100), size_t(65537), size_t(1) << 24, size_t(1) << 26}) {
     for (size_t chunk : {size_t(0), size_t(1000)}) {
-      const MsmPlan plan = plan_msm(n, 255, 0, chunk);
+      const MsmPlan plan = plan_msm(n, 255, {.chunk_points = chunk});
       SCOPED_TRACE("n = " + std::to_string(n) + ", chunk = " + std::to_string(chunk));
       EXPECT_GE(plan.c * plan.windows, 256u);  // 255 bits plus the final carry
       EXPECT_GE(plan.passes * plan.windows_per_pass, plan.windows);
@@ -131,9 +150,22 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
       }
     }
   }
-  EXPECT_THROW(plan_msm(10, 255, 1, 0), cuzk::Error);
-  EXPECT_THROW(plan_msm(10, 255, kMaxWindowBits + 1, 0), cuzk::Error);
-  EXPECT_THROW(plan_msm(kMaxPoints + 1, 255, 0, 0), cuzk::Error);
+  for (size_t n : {size_t(1), size_t(4097), size_t(1) << 24, size_t(1) << 26}) {
+    const MsmPlan plan = plan_msm(n, 255, {.shifted = true});
+    EXPECT_EQ(plan.bucket_sets, 1u);
+    EXPECT_GE(plan.c * plan.windows, 256u);
+    EXPECT_LE(plan.c, kMaxShiftedWindowBits);
+    EXPECT_LE(size_t(plan.windows) * n, kMaxPoints);
+  }
+  EXPECT_EQ(shifted_window_bits_for(size_t(1) << 26, 255), 24u);
+  EXPECT_EQ(shifted_window_bits_for(size_t(1) << 24, 255), 22u);
+  // Table indices must fit the sort value's 31 bits: 13 rows of 2^28 points do not.
+  EXPECT_THROW(plan_msm(size_t(1) << 28, 255, {.window_bits = 20, .shifted = true}), cuzk::Error);
+  EXPECT_THROW(plan_msm(10, 255, {.window_bits = kMaxShiftedWindowBits + 1, .shifted = true}),
+               cuzk::Error);
+  EXPECT_THROW(plan_msm(10, 255, {.window_bits = 1}), cuzk::Error);
+  EXPECT_THROW(plan_msm(10, 255, {.window_bits = kMaxWindowBits + 1}), cuzk::Error);
+  EXPECT_THROW(plan_msm(kMaxPoints + 1, 255, {}), cuzk::Error);
 }
 
 // The stand-in group: field elements under addition.
@@ -154,12 +186,28 @@ struct EmulationResult {
   bool total_ok = false;
 };
 
-// The launch sequence of msm_impl.cuh's run_msm, thread by thread, on the host.
+// 2^(c·w)·b in the stand-in group: row w of a shifted table.
+Fr shifted_value(const Fr& b, unsigned c, unsigned w) { return b * Fr::from_u64(2).pow(c * w); }
+
+// The launch sequence of msm_impl.cuh's run_msm, thread by thread, on the host; with `shifted`,
+// msm_shifted's (a table of shifted bases as shift_bases makes it, one shared bucket set).
 EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<Int>& scalars,
-                            unsigned window_bits, size_t chunk_points, size_t sort_entries) {
+                            unsigned window_bits, size_t chunk_points, size_t sort_entries,
+                            bool shifted = false) {
   const size_t n = bases.size();
-  const MsmPlan plan = plan_msm(n, 255, window_bits, chunk_points, sort_entries);
-  std::vector<FrBucket> buckets(plan.windows * plan.buckets_per_window, FrBucket::infinity());
+  const MsmPlan plan = plan_msm(n, 255,
+                                {.window_bits = window_bits,
+                                 .chunk_points = chunk_points,
+                                 .sort_entries_per_pass = sort_entries,
+                                 .shifted = shifted});
+  std::vector<FrBase> table = bases;
+  if (shifted) {
+    table.resize(plan.windows * n);
+    for (unsigned w = 1; w < plan.windows; ++w) {
+      for (size_t i = 0; i < n; ++i) table[w * n + i] = {shifted_value(bases[i].v, plan.c, w)};
+    }
+  }
+  std::vector<FrBucket> buckets(plan.bucket_sets * plan.buckets_per_window, FrBucket::infinity());
   std::vector<uint32_t> partial_keys[2] = {
       std::vector<uint32_t>(plan.max_accumulate_threads),
       std::vector<uint32_t>(div_up(plan.max_accumulate_threads, kPartialsPerThread))};
@@ -170,7 +218,8 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
     const size_t size = std::min(plan.chunk_points, n - first);
     for (unsigned pass = 0; pass < plan.passes; ++pass) {
       const unsigned first_window = pass * plan.windows_per_pass;
-      const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window)};
+      const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window),
+                             shifted ? n : 0};
       const size_t entries = plan.entries(size, layout.windows_in_pass);
       std::vector<uint32_t> keys(entries), values(entries);
       for (size_t i = 0; i < size; ++i) {
@@ -194,7 +243,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
             partials[0].data(), t,      count == 1};
         work::accumulate<FrBucket, FrBase>(t * plan.entries_per_thread, plan.entries_per_thread,
                                            nonzero, sorted_keys.data(), sorted_values.data(),
-                                           bases.data() + first, sink);
+                                           table.data() + first, sink);
       }
       for (int src = 0; count > 1; src = 1 - src) {
         const size_t next = div_up(count, kPartialsPerThread);
@@ -217,15 +266,17 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
     for (unsigned w = 0; w < plan.windows; ++w) {
       const int32_t d = signed_digit(scalars[i].limb, 4, plan.c, w);
       if (d == 0) continue;
-      const size_t b = (size_t(w) << (plan.c - 1)) + size_t(d < 0 ? -d : d) - 1;
-      expected[b] += d < 0 ? -bases[i].v : bases[i].v;
+      const size_t magnitude = size_t(d < 0 ? -d : d);
+      const size_t b = shifted ? magnitude - 1 : (size_t(w) << (plan.c - 1)) + magnitude - 1;
+      const Fr base = shifted ? shifted_value(bases[i].v, plan.c, w) : bases[i].v;
+      expected[b] += d < 0 ? -base : base;
     }
   }
   for (size_t b = 0; b < buckets.size(); ++b)
     result.bucket_mismatches += buckets[b].v != expected[b];
 
   // Bucket reduction, segment sums and Horner, as the kernels do them.
-  std::vector<FrBucket> sums(plan.windows * plan.segments_per_window);
+  std::vector<FrBucket> sums(plan.bucket_sets * plan.segments_per_window);
   for (size_t t = 0; t < sums.size(); ++t) {
     sums[t] = work::reduce_segment(buckets.data() + t * plan.segment_buckets, plan.segment_buckets,
                                    t % plan.segments_per_window);
@@ -242,7 +293,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
   }
   Fr acc = Fr::zero();
   const Fr shift = Fr::from_u64(uint64_t(1) << plan.c);
-  for (unsigned w = plan.windows; w-- > 0;) acc = acc * shift + sums[w].v;
+  for (unsigned w = plan.bucket_sets; w-- > 0;) acc = acc * shift + sums[w].v;
   Fr direct = Fr::zero();
   for (size_t i = 0; i < n; ++i) direct += Fr::from_int(scalars[i]) * bases[i].v;
   result.total_ok = acc == direct;
@@ -256,6 +307,7 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
     size_t n;
     unsigned c;
     size_t chunk, sort_entries;
+    bool shifted = false;
   };
   const std::vector<Case> cases = {
       {"random", 1, 0, 0, kSortEntriesPerPass},
@@ -271,6 +323,14 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
       {"all zero", 5000, 0, 0, kSortEntriesPerPass},
       {"all one", 5000, 0, 0, kSortEntriesPerPass},
       {"near r", 3000, 0, 0, kSortEntriesPerPass},
+      {"random shifted", 1, 0, 0, kSortEntriesPerPass, true},
+      {"random shifted", 4097, 0, 0, kSortEntriesPerPass, true},
+      {"random shifted", 4097, 2, 0, kSortEntriesPerPass, true},
+      {"random shifted passes", 20000, 9, 0, 30000, true},
+      {"random shifted wide", 3000, 22, 0, 7000, true},
+      {"all equal shifted", 20000, 0, 0, kSortEntriesPerPass, true},
+      {"0/1 mostly shifted", 20000, 0, 0, kSortEntriesPerPass, true},
+      {"near r shifted", 3000, 13, 0, kSortEntriesPerPass, true},
   };
   size_t mismatches = 0;
   for (const Case& c : cases) {
@@ -279,22 +339,22 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
     const Int equal = Fr::random(rng).to_int();
     for (size_t i = 0; i < c.n; ++i) {
       bases[i] = {Fr::random(rng)};
-      if (c.shape == "all equal" || c.shape == "all equal chunks") {
+      if (c.shape.starts_with("all equal")) {
         scalars[i] = equal;
-      } else if (c.shape == "0/1 mostly") {
+      } else if (c.shape.starts_with("0/1 mostly")) {
         const unsigned roll = unsigned(rng() % 10);
         scalars[i] = roll < 4 ? Int::from_u64(0) : roll < 8 ? Int::from_u64(1) : equal;
       } else if (c.shape == "all zero") {
         scalars[i] = Int::from_u64(0);
       } else if (c.shape == "all one") {
         scalars[i] = Int::from_u64(1);
-      } else if (c.shape == "near r") {
+      } else if (c.shape.starts_with("near r")) {
         scalars[i] = (-Fr::from_u64(1 + rng() % 1000)).to_int();
       } else {
         scalars[i] = Fr::random(rng).to_int();
       }
     }
-    const EmulationResult r = emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries);
+    const EmulationResult r = emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted);
     const bool bad = r.bucket_mismatches != 0 || !r.total_ok;
     mismatches += bad;
     if (bad) {

@@ -1,13 +1,19 @@
 // bench_gpu_msm: GPU MSM timings on device-resident inputs, in the bench/results shape.
 //
 //   bench_gpu_msm [--g1 20,22,24,26] [--g2 22,24] [--curves bls12_381,bn254]
-//                 [--shapes random,porep] [--runs 5] [--window c] [--json out.json]
-//                 [--commit abc1234]   (default: $CUZK_BENCH_COMMIT)
+//                 [--shapes random,porep] [--runs 5] [--window c]
+//                 [--shifted 0,22,24 | --no-shifted] [--accumulate-threads t]
+//                 [--accumulate-min-blocks b] [--json out.json] [--commit abc1234] (default:
+//                 $CUZK_BENCH_COMMIT)
 //
 // Per (curve, group, log n, shape): inputs made on the device (bench_inputs.cuh), one warm-up
 // run, then --runs timed runs between CUDA events on one stream; median, min and max. Shape
 // "random" runs msm (signed-digit Pippenger over every scalar); "porep" (40% zeros, 40% ones)
 // runs both msm and msm_with_classification (the prover's path), told apart by "method".
+// --shifted c,... (default 0): also msm_shifted on a table of shifted bases made for each window
+// c (0: the tuned window; --no-shifted skips them; a table that does not fit the free VRAM is
+// skipped), method "shifted" with the table's size and the time shift_bases took to make it
+// (once per key in a prover, so it is reported apart, not in the MSM's time).
 // Prints the workspace bytes of each size. Needs a GPU; exits 2 without one.
 
 #include <CLI/CLI.hpp>
@@ -29,6 +35,7 @@
 #include "gpu/device_info.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu/msm/msm.hpp"
+#include "gpu/msm/tuning.hpp"
 #include "gpu/stream.hpp"
 
 namespace {
@@ -43,6 +50,9 @@ struct Options {
   std::vector<std::string> shapes = {"random", "porep"};
   unsigned runs = 5;
   unsigned window = 0;
+  std::vector<unsigned> shifted = {0};  // windows of the shifted tables (0: tuned)
+  size_t accumulate_threads = 0;        // MsmConfig::accumulate_threads (0: tuning.hpp)
+  unsigned accumulate_min_blocks = 0;   // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
 };
 
 struct Timing {
@@ -54,6 +64,108 @@ Timing summarize(std::vector<double> ms) {
   const size_t k = ms.size();
   const double median = k % 2 == 1 ? ms[k / 2] : (ms[k / 2 - 1] + ms[k / 2]) / 2;
   return {median, ms.front(), ms.back()};
+}
+
+// One warm-up, then `runs` timed runs of `run` between events on `stream`.
+template <class Run>
+Timing time_runs(unsigned runs, gpu::Stream& stream, Run&& run) {
+  run();
+  stream.synchronize();
+  std::vector<double> ms;
+  for (unsigned r = 0; r < runs; ++r) {
+    gpu::Event start(true), stop(true);
+    start.record(stream);
+    run();
+    stop.record(stream);
+    stop.synchronize();
+    ms.push_back(gpu::Event::elapsed_ms(start, stop));
+  }
+  return summarize(std::move(ms));
+}
+
+void print_row(const char* curve, const char* op, unsigned log_n, const std::string& shape,
+               const char* method, const Timing& t, unsigned runs, size_t workspace) {
+  std::printf("%-10s %-7s %5u  %-7s %-11s %10.2f %10.2f %10.2f %5u %14zu\n", curve, op, log_n,
+              shape.c_str(), method, t.median, t.min, t.max, runs, workspace);
+  std::fflush(stdout);
+}
+
+nlohmann::json result_row(const char* curve, const char* op, unsigned log_n,
+                          const std::string& shape, const char* method, const Timing& t,
+                          const Options& options, unsigned window, size_t workspace) {
+  const unsigned runs = options.runs;
+  nlohmann::json row = {{"op", op},
+                        {"curve", curve},
+                        {"log_n", log_n},
+                        {"shape", shape},
+                        {"method", method},
+                        {"median_ms", t.median},
+                        {"min_ms", t.min},
+                        {"max_ms", t.max},
+                        {"runs", runs},
+                        {"window_bits", window},
+                        {"workspace_bytes", workspace}};
+  if (options.accumulate_threads != 0) row["accumulate_threads"] = options.accumulate_threads;
+  if (options.accumulate_min_blocks != 0) {
+    row["accumulate_min_blocks"] = options.accumulate_min_blocks;
+  }
+  return row;
+}
+
+// msm_shifted for each window of options.shifted: the table made once per window (timed), then
+// every shape.
+template <class Curve>
+void bench_shifted(const char* curve, const char* op, unsigned log_n, const Options& options,
+                   std::span<const ec::Affine<Curve>> bases, typename Curve::Scalar* scalars,
+                   ec::Jacobian<Curve>* result, gpu::Stream& stream, nlohmann::json& results) {
+  using Fr = typename Curve::Scalar;
+  using AffinePoint = ec::Affine<Curve>;
+  const size_t n = bases.size();
+  for (unsigned wanted : options.shifted) {
+    const unsigned c = wanted != 0 ? wanted : gm::shifted_window_bits_for(n, Fr::kBits);
+    const size_t rows = gm::shifted_windows<Curve>(c);
+    gm::MsmConfig config;
+    config.stream = stream;
+    config.accumulate_threads = options.accumulate_threads;
+    config.accumulate_min_blocks = options.accumulate_min_blocks;
+    const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config);
+    const size_t table_bytes = rows * n * sizeof(AffinePoint);
+    const size_t needed = table_bytes + bytes + gm::shift_bases_workspace_bytes<Curve>(n);
+    if (needed + (size_t(1) << 30) > gpu::free_device_memory()) {
+      std::printf("# %s %s 2^%u shifted c=%u: skipped, the table and workspace need %.1f GiB\n",
+                  curve, op, log_n, c, double(needed) / (1u << 30));
+      continue;
+    }
+    auto table = gpu::DeviceBuffer<AffinePoint>::allocate_blocking(rows * n);
+    auto shift_ws =
+        gpu::DeviceBuffer<std::byte>::allocate_blocking(gm::shift_bases_workspace_bytes<Curve>(n));
+    gpu::Event start(true), stop(true);
+    start.record(stream);
+    gm::shift_bases<Curve>(bases, c, {table.data(), rows * n}, {shift_ws.data(), shift_ws.size()},
+                           stream);
+    stop.record(stream);
+    stop.synchronize();
+    const double shift_ms = gpu::Event::elapsed_ms(start, stop);
+    shift_ws = {};
+    auto workspace = gpu::DeviceBuffer<std::byte>::allocate_blocking(bytes);
+    std::printf("# %s %s 2^%u shifted c=%u: %zu rows, table %.2f GiB made in %.0f ms\n", curve, op,
+                log_n, c, rows, double(table.size() * sizeof(AffinePoint)) / (1u << 30), shift_ms);
+    const gm::ShiftedBases<Curve> shifted{{table.data(), rows * n}, n, c};
+    for (const std::string& shape : options.shapes) {
+      bench::make_device_scalars<Curve>(
+          scalars, n, shape == "porep" ? bench::ScalarShape::kPorep : bench::ScalarShape::kRandom,
+          0xabc0 + log_n, stream);
+      const Timing t = time_runs(options.runs, stream, [&] {
+        gm::msm_shifted<Curve>(shifted, {scalars, n}, result, {workspace.data(), bytes}, config);
+      });
+      print_row(curve, op, log_n, shape, "shifted", t, options.runs, bytes);
+      nlohmann::json row = result_row(curve, op, log_n, shape, "shifted", t, options, c, bytes);
+      row["table_bytes"] = table.size() * sizeof(AffinePoint);
+      row["table_rows"] = rows;
+      row["shift_bases_ms"] = shift_ms;
+      results.push_back(row);
+    }
+  }
 }
 
 template <class Curve>
@@ -72,6 +184,8 @@ void bench_group(const char* curve, const char* op, unsigned log_n, const Option
   gm::MsmConfig config;
   config.stream = stream;
   config.window_bits = options.window;
+  config.accumulate_threads = options.accumulate_threads;
+  config.accumulate_min_blocks = options.accumulate_min_blocks;
   const size_t plain_bytes = gm::msm_workspace_bytes<Curve>(n, config);
   const size_t classified_bytes = gm::classified_msm_workspace_bytes<Curve>(n, config);
   std::printf(
@@ -93,41 +207,23 @@ void bench_group(const char* curve, const char* op, unsigned log_n, const Option
     for (const char* method : {"pippenger", "classified"}) {
       const bool classified = std::string(method) == "classified";
       if (classified && !porep) continue;
-      auto run = [&] {
+      const Timing t = time_runs(options.runs, stream, [&] {
         if (classified) {
           gm::msm_with_classification<Curve>(base_span, scalar_span, result.data(), ws, config);
         } else {
           gm::msm<Curve>(base_span, scalar_span, result.data(), ws, config);
         }
-      };
-      run();  // warm-up
-      stream.synchronize();
-      std::vector<double> ms;
-      for (unsigned r = 0; r < options.runs; ++r) {
-        gpu::Event start(true), stop(true);
-        start.record(stream);
-        run();
-        stop.record(stream);
-        stop.synchronize();
-        ms.push_back(gpu::Event::elapsed_ms(start, stop));
-      }
-      const Timing t = summarize(ms);
-      std::printf("%-10s %-7s %5u  %-7s %-11s %10.2f %10.2f %10.2f %5u %14zu\n", curve, op, log_n,
-                  shape.c_str(), method, t.median, t.min, t.max, options.runs,
-                  classified ? classified_bytes : plain_bytes);
-      std::fflush(stdout);
-      results.push_back({{"op", op},
-                         {"curve", curve},
-                         {"log_n", log_n},
-                         {"shape", shape},
-                         {"method", method},
-                         {"median_ms", t.median},
-                         {"min_ms", t.min},
-                         {"max_ms", t.max},
-                         {"runs", options.runs},
-                         {"window_bits", options.window},
-                         {"workspace_bytes", classified ? classified_bytes : plain_bytes}});
+      });
+      const size_t bytes = classified ? classified_bytes : plain_bytes;
+      print_row(curve, op, log_n, shape, method, t, options.runs, bytes);
+      results.push_back(
+          result_row(curve, op, log_n, shape, method, t, options, options.window, bytes));
     }
+  }
+  if (!options.shifted.empty()) {
+    workspace = {};  // the table needs the room
+    bench_shifted<Curve>(curve, op, log_n, options, base_span, scalars.data(), result.data(),
+                         stream, results);
   }
 }
 
@@ -149,9 +245,19 @@ int main(int argc, char** argv) {
   app.add_option("--shapes", options.shapes, "random, porep")->delimiter(',');
   app.add_option("--runs", options.runs, "timed runs per case (at least 5 for results)");
   app.add_option("--window", options.window, "window width override (0: tuning table)");
+  app.add_option("--shifted", options.shifted,
+                 "msm_shifted with tables for these windows (0: tuned; default 0)")
+      ->delimiter(',');
+  app.add_option("--accumulate-threads", options.accumulate_threads,
+                 "threads per accumulation launch (0: tuning table)");
+  app.add_option("--accumulate-min-blocks", options.accumulate_min_blocks,
+                 "occupancy bound of the G1 accumulation kernel (0: tuning table)");
+  bool no_shifted = false;
+  app.add_flag("--no-shifted", no_shifted, "skip msm_shifted");
   app.add_option("--json", json_path, "write results in the bench/results shape");
   app.add_option("--commit", commit, "commit recorded in the JSON");
   CLI11_PARSE(app, argc, argv);
+  if (no_shifted) options.shifted.clear();
   if (gpu::device_count() == 0) {
     std::fprintf(stderr, "bench_gpu_msm: no CUDA device\n");
     return 2;

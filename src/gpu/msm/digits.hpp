@@ -13,6 +13,11 @@
 // and a zero digit gets the sentinel G·2^c, larger than every real key: after the sort the
 // zeros form the tail and are never read. The value beside the key is the base index with the
 // sign of d in bit 31 (a negative digit adds the negated base: the bucket of |d| serves ±d).
+//
+// Shifted bases (msm_shifted): window w reads its base from a table holding 2^(c·w)·P_i at
+// w·stride + i, so the digit d_w of k_i contributes d_w·(2^(c·w)·P_i) and every window adds
+// into one shared set of 2^(c−1) buckets. The key is then |d| alone (sentinel 2^(c−1) + 1,
+// c bits), the value's index points into the table, and a bucket holds entries of all windows.
 
 #include <bit>
 #include <cstdint>
@@ -54,23 +59,36 @@ CUZK_HD constexpr int32_t signed_digit(const uint64_t* limbs, unsigned limb_coun
 struct KeyLayout {
   unsigned c;
   unsigned windows_in_pass;
+  // Shifted bases: the table's row stride (the number of points); 0 for plain bases, one
+  // bucket set per window.
+  size_t shifted_stride = 0;
 
-  CUZK_HD constexpr uint32_t sentinel() const { return uint32_t(windows_in_pass) << c; }
+  CUZK_HD constexpr bool shifted() const { return shifted_stride != 0; }
+  CUZK_HD constexpr uint32_t sentinel() const {
+    return shifted() ? (uint32_t(1) << (c - 1)) + 1 : uint32_t(windows_in_pass) << c;
+  }
   // Radix sort bits [0, end_bit) cover every key, the sentinel included.
   constexpr int end_bit() const { return int(std::bit_width(sentinel())); }
   CUZK_HD constexpr uint32_t key(int32_t digit, unsigned w_local) const {
     if (digit == 0) return sentinel();
     const uint32_t magnitude = uint32_t(digit < 0 ? -digit : digit);
-    return (uint32_t(w_local) << c) | magnitude;
+    return shifted() ? magnitude : (uint32_t(w_local) << c) | magnitude;
+  }
+  // Where the base of point `index` in window first_window + w_local lies.
+  CUZK_HD constexpr uint32_t base_index(uint32_t index, unsigned first_window,
+                                        unsigned w_local) const {
+    return shifted() ? uint32_t(size_t(first_window + w_local) * shifted_stride + index) : index;
   }
   CUZK_HD static constexpr uint32_t value(uint32_t base_index, int32_t digit) {
     return base_index | (digit < 0 ? kNegativeFlag : 0u);
   }
   // The bucket of a (non-sentinel) key in the MSM's bucket array: window-major, 2^(c−1)
-  // buckets per window, bucket j holding the bases of digit ±(j + 1).
+  // buckets per window, bucket j holding the bases of digit ±(j + 1); with shifted bases the
+  // one shared set.
   CUZK_HD constexpr uint64_t bucket(uint32_t key, unsigned first_window) const {
-    const uint64_t window = first_window + (key >> c);
     const uint64_t magnitude = key & ((uint32_t(1) << c) - 1);
+    if (shifted()) return magnitude - 1;
+    const uint64_t window = first_window + (key >> c);
     return (window << (c - 1)) + magnitude - 1;
   }
 };

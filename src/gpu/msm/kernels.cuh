@@ -68,8 +68,10 @@ __global__ inline void count_nonzero(const uint32_t* keys, size_t count, uint32_
   if (thread_index() == 0) *out = uint32_t(work::first_at_least(keys, count, sentinel));
 }
 
-template <class Curve>
-__global__ void __launch_bounds__(kThreadsPerBlock)
+// kMinBlocks: blocks per SM the registers must allow (0: no bound). See
+// tuning.hpp: kAccumulateOccupancies.
+template <class Curve, unsigned kMinBlocks>
+__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
     accumulate(const uint32_t* keys, const uint32_t* values, const uint32_t* nonzero,
                size_t per_thread, size_t threads, const ec::Affine<Curve>* bases,
                work::RunSink<ec::Xyzz<Curve>> sink) {
@@ -142,6 +144,40 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   partials[first / kPointsPerSelectionThread] =
       work::sum_selected_words<ec::Xyzz<Curve>, ec::Affine<Curve>>(bases, chunk_first, first, n,
                                                                    selection);
+}
+
+// One row of a shifted table: out[j] = 2^c·in[j] for j < count. Thread t takes
+// kShiftPointsPerThread consecutive points: c doublings each in Jacobian coordinates (kept in
+// `scratch`), then one inversion for all of them (Montgomery's trick, the running products
+// parked in out[j].x until the backward sweep overwrites them). Infinity stays infinity.
+template <class Curve>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    shift_row(const ec::Affine<Curve>* in, size_t count, unsigned c, ec::Jacobian<Curve>* scratch,
+              ec::Affine<Curve>* out) {
+  using Field = typename Curve::Base;
+  const size_t first = thread_index() * kShiftPointsPerThread;
+  if (first >= count) return;
+  const size_t last = first + kShiftPointsPerThread < count ? first + kShiftPointsPerThread : count;
+  Field product = Field::one();
+  for (size_t j = first; j < last; ++j) {
+    ec::Jacobian<Curve> q = ec::Jacobian<Curve>::from_affine(in[j]);
+    for (unsigned k = 0; k < c; ++k) q = q.dbl();
+    scratch[j] = q;
+    out[j].x = product;
+    if (!q.is_infinity()) product *= q.Z;
+  }
+  Field inv = product.inverse();
+  for (size_t j = last; j-- > first;) {
+    const ec::Jacobian<Curve> q = scratch[j];
+    if (q.is_infinity()) {
+      out[j] = ec::Affine<Curve>::infinity();
+      continue;
+    }
+    const Field z_inv = inv * out[j].x;
+    inv *= q.Z;
+    const Field z_inv2 = z_inv.sqr();
+    out[j] = {q.X * z_inv2, q.Y * z_inv2 * z_inv};
+  }
 }
 
 // Scalar classes: zero has zero words in either form; one is R (Montgomery) or 1 (canonical).

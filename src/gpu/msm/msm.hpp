@@ -5,6 +5,8 @@
 //
 // Operations (all asynchronous on config.stream; none allocates, none synchronizes the device):
 //   msm                      Σ k_i·P_i, signed-digit Pippenger
+//   shift_bases, msm_shifted the same with precomputed shifted bases 2^(c·w)·P_i: more VRAM,
+//                            fewer windows (one shared bucket set allows a wider window)
 //   sum_selected             Σ P_i over the bases a bitmap selects (the scalars equal to one)
 //   classify_scalars         0 / 1 / other: the bitmap of ones and the ascending indices of others
 //   msm_with_classification  sum_selected(ones) + msm(others), the shape of Groth16 witnesses
@@ -57,6 +59,11 @@ struct MsmConfig {
   // (scalar, window) pairs sorted at once; 0: kSortEntriesPerPass. Larger MSMs sort their
   // windows in several passes; tests lower it to exercise that path on small inputs.
   size_t sort_entries_per_pass = 0;
+  // Tuning sweeps: threads aimed at per accumulation launch (0: kAccumulateThreads), and the
+  // accumulation kernel's occupancy bound (tuning.hpp kAccumulateOccupancies; 0: the default;
+  // G1 only, G2 runs its unbounded kernel).
+  size_t accumulate_threads = 0;
+  unsigned accumulate_min_blocks = 0;
 };
 
 // Bitmap words for n bases: bit i % 64 of word i / 64 selects base i (as msm::selection_words).
@@ -71,6 +78,43 @@ size_t msm_workspace_bytes(size_t n, const MsmConfig& config);
 template <class Curve>
 void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curve::Scalar> scalars,
          ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config);
+
+// --- msm_shifted: Σ scalars[i]·bases[i] from a table of shifted bases ------------------------
+// A table for window c holds shifted_windows(c)·n points, row w being 2^(c·w)·P_0..P_(n−1).
+// With it, every window of the Pippenger adds into one shared set of 2^(c−1) buckets, so the
+// reduction is paid once and c can be wide (tuning.hpp: shifted_window_bits_for): at 2^26
+// c = 24 gives 11 windows instead of 16, so 31% fewer bucket additions for 11x the bases' VRAM.
+// Made once per set of bases (a key's query) by shift_bases, then used by every msm_shifted.
+template <class Curve>
+struct ShiftedBases {
+  std::span<const ec::Affine<Curve>> table;  // device memory, shifted_windows(c)·n points
+  size_t n = 0;                              // bases (and scalars)
+  unsigned c = 0;                            // the window the table was made for
+};
+
+template <class Curve>
+unsigned shifted_windows(unsigned c);
+
+// Jacobian scratch of one chunk of a row.
+template <class Curve>
+size_t shift_bases_workspace_bytes(size_t n);
+
+// Fills `table` (device, at least shifted_windows(c)·n points) from the device-resident bases,
+// on `stream`; c in [kMinWindowBits, kMaxShiftedWindowBits].
+template <class Curve>
+void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
+                 std::span<ec::Affine<Curve>> table, std::span<std::byte> workspace,
+                 cudaStream_t stream);
+
+// Uses config.stream, config.scalars and config.sort_entries_per_pass; the window is the
+// table's (config.window_bits is not read); the table must be on the device.
+template <class Curve>
+size_t msm_shifted_workspace_bytes(size_t n, unsigned c, const MsmConfig& config);
+
+template <class Curve>
+void msm_shifted(const ShiftedBases<Curve>& bases, std::span<const typename Curve::Scalar> scalars,
+                 ec::Jacobian<Curve>* result, std::span<std::byte> workspace,
+                 const MsmConfig& config);
 
 // --- sum_selected: Σ bases[i] over the set bits of `selection` ------------------------------
 // selection: selection_words(n) device words; bits past n are ignored. Uses config.stream,

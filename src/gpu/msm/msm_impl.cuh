@@ -76,7 +76,7 @@ inline size_t sort_temp_bytes(const MsmPlan& plan) {
   size_t bytes = 0;
   for (size_t chunk : {plan.chunk_points, last_chunk}) {
     for (unsigned windows : {plan.windows_per_pass, last_pass}) {
-      const KeyLayout layout{plan.c, windows};
+      const KeyLayout layout{plan.c, windows, plan.shifted ? plan.n : 0};
       bytes = std::max(bytes, radix_sort_bytes(chunk * windows, layout.end_bit()));
     }
   }
@@ -88,14 +88,22 @@ struct MsmSetup {
   MsmLayout layout;
 };
 
+// shifted_c: the window of a shifted table (msm_shifted), 0 for plain bases.
 template <class Curve>
-MsmSetup setup_msm(size_t n, const MsmConfig& config) {
+MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0) {
   const bool pinned = config.bases == Location::kPinnedHost;
   MsmSetup s;
-  s.plan = plan_msm(
-      n, unsigned(Curve::Scalar::kBits), config.window_bits,
-      pinned ? (config.chunk_points != 0 ? config.chunk_points : kDefaultChunkPoints) : 0,
-      config.sort_entries_per_pass != 0 ? config.sort_entries_per_pass : kSortEntriesPerPass);
+  PlanRequest request;
+  request.window_bits = shifted_c != 0 ? shifted_c : config.window_bits;
+  if (pinned) {
+    request.chunk_points = config.chunk_points != 0 ? config.chunk_points : kDefaultChunkPoints;
+  }
+  if (config.sort_entries_per_pass != 0) {
+    request.sort_entries_per_pass = config.sort_entries_per_pass;
+  }
+  request.shifted = shifted_c != 0;
+  if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
+  s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
   LayoutBuilder builder;
   s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan),
                         config.scalars == ScalarForm::kMontgomery, pinned, builder);
@@ -109,17 +117,58 @@ SelectionLayout setup_selection(size_t n, const MsmConfig& config) {
                           config.chunk_points, builder);
 }
 
+// G1's accumulation kernel is compiled for every bound of kAccumulateOccupancies; G2's only
+// unbounded (its points take all 255 registers).
+template <class Curve>
+constexpr bool kBoundedAccumulation = sizeof(typename Curve::Base) <= 48;
+
+template <class Curve>
+unsigned accumulate_min_blocks(const MsmConfig& config) {
+  if (!kBoundedAccumulation<Curve>) return 0;
+  const unsigned wanted = config.accumulate_min_blocks != 0
+                              ? config.accumulate_min_blocks
+                              : kAccumulateMinBlocksDefault;
+  for (unsigned m : kAccumulateOccupancies) {
+    if (m == wanted) return m;
+  }
+  CUZK_INVALID_INPUT("gpu msm: no accumulation kernel for " + std::to_string(wanted) +
+                     " blocks per SM");
+}
+
+// The accumulation launch with the kernel of bound `min_blocks` (validated by
+// accumulate_min_blocks).
+template <class Curve, size_t kIndex = 0>
+void launch_accumulate(unsigned min_blocks, unsigned blocks, cudaStream_t stream,
+                       const uint32_t* keys, const uint32_t* values, const uint32_t* nonzero,
+                       size_t per_thread, size_t threads, const ec::Affine<Curve>* bases,
+                       const work::RunSink<ec::Xyzz<Curve>>& sink) {
+  constexpr unsigned kBound = kAccumulateOccupancies[kIndex];
+  if constexpr (kIndex + 1 < std::size(kAccumulateOccupancies) && kBoundedAccumulation<Curve>) {
+    if (min_blocks != kBound) {
+      launch_accumulate<Curve, kIndex + 1>(min_blocks, blocks, stream, keys, values, nonzero,
+                                           per_thread, threads, bases, sink);
+      return;
+    }
+  }
+  kernels::accumulate<Curve, kBound><<<blocks, kThreadsPerBlock, 0, stream>>>(
+      keys, values, nonzero, per_thread, threads, bases, sink);
+  CUZK_CHECK_LAUNCH();
+}
+
 // The MSM proper. index_map/device_count: the classified path's "others" (device-resident
-// bases only); addend: added to the result (the classified path's sum of ones).
+// bases only); addend: added to the result (the classified path's sum of ones); shifted_c:
+// `bases` is a shifted table of that window (msm_shifted), 0 for plain bases.
 template <class Curve>
 void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scalars, size_t n,
              const uint32_t* index_map, const uint32_t* device_count, const ec::Xyzz<Curve>* addend,
-             ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config) {
+             ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config,
+             unsigned shifted_c = 0) {
   using Fr = typename Curve::Scalar;
   using Xyzz = ec::Xyzz<Curve>;
   using AffinePoint = ec::Affine<Curve>;
   check_stream("gpu msm", config);
-  const MsmSetup setup = setup_msm<Curve>(n, config);
+  const unsigned min_blocks = accumulate_min_blocks<Curve>(config);
+  const MsmSetup setup = setup_msm<Curve>(n, config, shifted_c);
   const MsmPlan& plan = setup.plan;
   const MsmLayout& l = setup.layout;
   check_workspace("gpu msm", workspace, l.total);
@@ -138,7 +187,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
     canonical = reinterpret_cast<const uint64_t*>(out);
   }
   Xyzz* buckets = carve<Xyzz>(workspace, l.buckets);
-  const size_t bucket_count = size_t(plan.windows) * plan.buckets_per_window;
+  const size_t bucket_count = size_t(plan.bucket_sets) * plan.buckets_per_window;
   kernels::fill_infinity<Xyzz>
       <<<blocks_for(bucket_count), kThreadsPerBlock, 0, stream>>>(buckets, bucket_count);
   CUZK_CHECK_LAUNCH();
@@ -165,7 +214,8 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
                                             : bases + first;
     for (unsigned pass = 0; pass < plan.passes; ++pass) {
       const unsigned first_window = pass * plan.windows_per_pass;
-      const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window)};
+      const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window),
+                             plan.shifted ? n : 0};
       const size_t entries = plan.entries(size, layout.windows_in_pass);
       kernels::digits<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
           canonical + first * Fr::kLimbs, size, device_count, index_map, layout, first_window,
@@ -179,11 +229,11 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       CUZK_CHECK_LAUNCH();
 
       size_t count = plan.accumulate_threads(entries);
-      kernels::accumulate<Curve><<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(
-          keys[1], values[1], nonzero, plan.entries_per_thread, count, chunk_bases,
+      launch_accumulate<Curve>(
+          min_blocks, blocks_for(count), stream, keys[1], values[1], nonzero,
+          plan.entries_per_thread, count, chunk_bases,
           work::RunSink<Xyzz>{buckets, layout, first_window, partial_keys[0], partials[0], 0,
                               count == 1});
-      CUZK_CHECK_LAUNCH();
       for (int src = 0; count > 1; src = 1 - src) {
         const size_t next = div_up(count, kPartialsPerThread);
         kernels::combine_partials<Curve><<<blocks_for(next), kThreadsPerBlock, 0, stream>>>(
@@ -201,20 +251,20 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
                    carve<Xyzz>(workspace, l.segment_sums[1])};
   size_t per_window = plan.segments_per_window;
   kernels::reduce_segments<Curve>
-      <<<blocks_for(plan.windows * per_window), kThreadsPerBlock, 0, stream>>>(
-          buckets, per_window, plan.segment_buckets, plan.windows, sums[0]);
+      <<<blocks_for(plan.bucket_sets * per_window), kThreadsPerBlock, 0, stream>>>(
+          buckets, per_window, plan.segment_buckets, plan.bucket_sets, sums[0]);
   CUZK_CHECK_LAUNCH();
   int src = 0;
   while (per_window > 1) {
     const size_t group = std::min(kSumGroup, per_window);  // both powers of two
-    const size_t count = plan.windows * per_window;
+    const size_t count = plan.bucket_sets * per_window;
     kernels::sum_groups<Xyzz><<<blocks_for(count / group), kThreadsPerBlock, 0, stream>>>(
         sums[src], count, group, sums[1 - src]);
     CUZK_CHECK_LAUNCH();
     per_window /= group;
     src = 1 - src;
   }
-  kernels::horner<Curve><<<1, 1, 0, stream>>>(sums[src], plan.windows, plan.c, addend, result);
+  kernels::horner<Curve><<<1, 1, 0, stream>>>(sums[src], plan.bucket_sets, plan.c, addend, result);
   CUZK_CHECK_LAUNCH();
 }
 
@@ -315,6 +365,76 @@ void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curv
                          result, workspace, config);
 }
 
+template <class Curve>
+unsigned shifted_windows(unsigned c) {
+  return window_count(unsigned(Curve::Scalar::kBits), c);
+}
+
+template <class Curve>
+size_t shift_bases_workspace_bytes(size_t n) {
+  return std::max<size_t>(1, std::min(n, kShiftChunkPoints)) * sizeof(ec::Jacobian<Curve>);
+}
+
+template <class Curve>
+void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
+                 std::span<ec::Affine<Curve>> table, std::span<std::byte> workspace,
+                 cudaStream_t stream) {
+  using AffinePoint = ec::Affine<Curve>;
+  const size_t n = bases.size();
+  if (c < kMinWindowBits || c > kMaxShiftedWindowBits) {
+    CUZK_INVALID_INPUT("gpu shift_bases: window of " + std::to_string(c) + " bits; supported are " +
+                       std::to_string(kMinWindowBits) + ".." +
+                       std::to_string(kMaxShiftedWindowBits));
+  }
+  const unsigned windows = shifted_windows<Curve>(c);
+  if (table.size() < size_t(windows) * n) {
+    CUZK_INVALID_INPUT("gpu shift_bases: a table of " + std::to_string(table.size()) + " points; " +
+                       std::to_string(windows) + " x " + std::to_string(n) + " are needed");
+  }
+  detail::check_workspace("gpu shift_bases", workspace, shift_bases_workspace_bytes<Curve>(n));
+  if (n == 0) return;
+  CUDA_CHECK(cudaMemcpyAsync(table.data(), bases.data(), n * sizeof(AffinePoint),
+                             cudaMemcpyDeviceToDevice, stream));
+  auto* scratch = reinterpret_cast<ec::Jacobian<Curve>*>(workspace.data());
+  for (unsigned row = 1; row < windows; ++row) {
+    for (size_t first = 0; first < n; first += kShiftChunkPoints) {
+      const size_t size = std::min(kShiftChunkPoints, n - first);
+      const size_t threads = div_up(size, kShiftPointsPerThread);
+      kernels::shift_row<Curve><<<kernels::blocks_for(threads), kThreadsPerBlock, 0, stream>>>(
+          table.data() + size_t(row - 1) * n + first, size, c, scratch,
+          table.data() + size_t(row) * n + first);
+      CUZK_CHECK_LAUNCH();
+    }
+  }
+}
+
+template <class Curve>
+size_t msm_shifted_workspace_bytes(size_t n, unsigned c, const MsmConfig& config) {
+  if (c == 0) CUZK_INVALID_INPUT("gpu msm_shifted: the table's window must be given");
+  return detail::setup_msm<Curve>(n, config, c).layout.total;
+}
+
+template <class Curve>
+void msm_shifted(const ShiftedBases<Curve>& bases, std::span<const typename Curve::Scalar> scalars,
+                 ec::Jacobian<Curve>* result, std::span<std::byte> workspace,
+                 const MsmConfig& config) {
+  if (bases.n != scalars.size()) {
+    CUZK_INVALID_INPUT("gpu msm_shifted: a table of " + std::to_string(bases.n) + " bases but " +
+                       std::to_string(scalars.size()) + " scalars");
+  }
+  if (config.bases != Location::kDevice) {
+    CUZK_INVALID_INPUT("gpu msm_shifted: the table must be resident on the device");
+  }
+  if (bases.c == 0) CUZK_INVALID_INPUT("gpu msm_shifted: the table's window must be given");
+  if (bases.table.size() < size_t(shifted_windows<Curve>(bases.c)) * bases.n) {
+    CUZK_INVALID_INPUT("gpu msm_shifted: a table of " + std::to_string(bases.table.size()) +
+                       " points is too small for " + std::to_string(bases.n) +
+                       " bases at a window of " + std::to_string(bases.c) + " bits");
+  }
+  detail::run_msm<Curve>(bases.table.data(), scalars.data(), bases.n, nullptr, nullptr, nullptr,
+                         result, workspace, config, bases.c);
+}
+
 // The XYZZ sum first, then the selection's own workspace.
 template <class Curve>
 size_t sum_slot_bytes() {
@@ -413,6 +533,15 @@ void msm_with_classification(std::span<const ec::Affine<Curve>> bases,
   template void msm<Curve>(std::span<const ec::Affine<Curve>>,                                     \
                            std::span<const typename Curve::Scalar>, ec::Jacobian<Curve>*,          \
                            std::span<std::byte>, const MsmConfig&);                                \
+  template unsigned shifted_windows<Curve>(unsigned);                                              \
+  template size_t shift_bases_workspace_bytes<Curve>(size_t);                                      \
+  template void shift_bases<Curve>(std::span<const ec::Affine<Curve>>, unsigned,                   \
+                                   std::span<ec::Affine<Curve>>, std::span<std::byte>,             \
+                                   cudaStream_t);                                                  \
+  template size_t msm_shifted_workspace_bytes<Curve>(size_t, unsigned, const MsmConfig&);          \
+  template void msm_shifted<Curve>(const ShiftedBases<Curve>&,                                     \
+                                   std::span<const typename Curve::Scalar>, ec::Jacobian<Curve>*,  \
+                                   std::span<std::byte>, const MsmConfig&);                        \
   template size_t sum_selected_workspace_bytes<Curve>(size_t, const MsmConfig&);                   \
   template void sum_selected<Curve>(std::span<const ec::Affine<Curve>>, const uint64_t*,           \
                                     ec::Jacobian<Curve>*, std::span<std::byte>, const MsmConfig&); \

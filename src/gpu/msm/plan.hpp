@@ -13,6 +13,8 @@
 
 namespace cuzk::gpu::msm {
 
+inline size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
+
 struct MsmPlan {
   size_t n = 0;             // points
   size_t chunk_points = 0;  // points per chunk: n when the bases are on the device
@@ -21,6 +23,8 @@ struct MsmPlan {
   unsigned windows = 0;           // ⌊scalar_bits/c⌋ + 1
   unsigned windows_per_pass = 0;  // windows sorted together
   unsigned passes = 0;
+  bool shifted = false;            // bases pre-shifted per window (msm_shifted)
+  unsigned bucket_sets = 0;        // windows, or 1 with shifted bases (shared buckets)
   size_t buckets_per_window = 0;   // 2^(c−1)
   size_t segment_buckets = 0;      // buckets per reduction segment
   size_t segments_per_window = 0;  // buckets_per_window / segment_buckets
@@ -36,25 +40,46 @@ struct MsmPlan {
   }
 };
 
-// Windows of c bits for scalars of `scalar_bits` bits, with the final carry (signed digits).
-constexpr unsigned window_count(unsigned scalar_bits, unsigned c) { return scalar_bits / c + 1; }
+// What the caller asks of a plan (MsmConfig's knobs, resolved).
+struct PlanRequest {
+  unsigned window_bits = 0;  // 0: the tuning table
+  size_t chunk_points = 0;   // bases staged in chunks of this many points; 0: all at once
+  size_t sort_entries_per_pass = kSortEntriesPerPass;
+  // The bases are a table of windows × n pre-shifted points (msm_shifted), on the device, and
+  // every window adds into one shared bucket set.
+  bool shifted = false;
+  size_t accumulate_threads = kAccumulateThreads;  // aimed-at threads per accumulation launch
+};
 
-inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, unsigned window_bits, size_t chunk_points,
-                        size_t sort_entries_per_pass = kSortEntriesPerPass) {
+inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& request) {
+  const unsigned window_bits = request.window_bits;
+  const size_t chunk_points = request.chunk_points;
+  const size_t sort_entries_per_pass = request.sort_entries_per_pass;
+  const bool shifted = request.shifted;
   if (n > kMaxPoints) {
     CUZK_INVALID_INPUT("gpu msm: " + std::to_string(n) + " points; at most " +
                        std::to_string(kMaxPoints) + " are supported");
   }
   MsmPlan plan;
   plan.n = n;
-  plan.c = window_bits != 0 ? window_bits : window_bits_for(n);
-  if (plan.c < kMinWindowBits || plan.c > kMaxWindowBits) {
+  plan.shifted = shifted;
+  plan.c = window_bits != 0 ? window_bits
+           : shifted        ? shifted_window_bits_for(n, scalar_bits)
+                            : window_bits_for(n);
+  const unsigned max_bits = shifted ? kMaxShiftedWindowBits : kMaxWindowBits;
+  if (plan.c < kMinWindowBits || plan.c > max_bits) {
     CUZK_INVALID_INPUT("gpu msm: window of " + std::to_string(plan.c) + " bits; supported are " +
-                       std::to_string(kMinWindowBits) + ".." + std::to_string(kMaxWindowBits));
+                       std::to_string(kMinWindowBits) + ".." + std::to_string(max_bits));
   }
   plan.chunk_points = std::max<size_t>(1, chunk_points == 0 ? n : std::min(chunk_points, n));
   plan.chunks = n == 0 ? 0 : (n + plan.chunk_points - 1) / plan.chunk_points;
   plan.windows = window_count(scalar_bits, plan.c);
+  if (shifted && size_t(plan.windows) * n > kMaxPoints) {
+    CUZK_INVALID_INPUT("gpu msm: a shifted table of " + std::to_string(plan.windows) + " x " +
+                       std::to_string(n) + " points; at most " + std::to_string(kMaxPoints) +
+                       " are supported (take a wider window)");
+  }
+  plan.bucket_sets = shifted ? 1 : plan.windows;
   plan.windows_per_pass = unsigned(
       std::clamp<size_t>(sort_entries_per_pass / plan.chunk_points, 1, size_t(plan.windows)));
   plan.passes = (plan.windows + plan.windows_per_pass - 1) / plan.windows_per_pass;
@@ -62,8 +87,9 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, unsigned window_bits, si
   plan.segment_buckets = std::min(kSegmentBuckets, plan.buckets_per_window);
   plan.segments_per_window = plan.buckets_per_window / plan.segment_buckets;
   plan.max_entries = plan.entries(plan.chunk_points, plan.windows_per_pass);
-  plan.entries_per_thread = std::max(
-      kMinEntriesPerThread, (plan.max_entries + kAccumulateThreads - 1) / kAccumulateThreads);
+  plan.entries_per_thread =
+      std::max(kMinEntriesPerThread,
+               div_up(plan.max_entries, std::max<size_t>(1, request.accumulate_threads)));
   plan.max_accumulate_threads = plan.accumulate_threads(plan.max_entries);
   return plan;
 }
@@ -107,8 +133,6 @@ struct MsmLayout {
   size_t total = 0;
 };
 
-inline size_t div_up(size_t a, size_t b) { return (a + b - 1) / b; }
-
 inline MsmLayout layout_msm(const MsmPlan& plan, PointSizes sizes, size_t sort_temp_bytes,
                             bool montgomery_scalars, bool staged_bases, LayoutBuilder& builder) {
   MsmLayout l;
@@ -119,16 +143,16 @@ inline MsmLayout layout_msm(const MsmPlan& plan, PointSizes sizes, size_t sort_t
   }
   l.nonzero = builder.take(4);
   l.sort_temp = builder.take(sort_temp_bytes);
-  l.buckets = builder.take(size_t(plan.windows) * plan.buckets_per_window * sizes.xyzz);
+  l.buckets = builder.take(size_t(plan.bucket_sets) * plan.buckets_per_window * sizes.xyzz);
   const size_t level_sizes[2] = {plan.max_accumulate_threads,
                                  div_up(plan.max_accumulate_threads, kPartialsPerThread)};
   for (int i = 0; i < 2; ++i) {
     l.partial_keys[i] = builder.take(level_sizes[i] * 4);
     l.partials[i] = builder.take(level_sizes[i] * sizes.xyzz);
   }
-  l.segment_sums[0] = builder.take(plan.windows * plan.segments_per_window * sizes.xyzz);
+  l.segment_sums[0] = builder.take(plan.bucket_sets * plan.segments_per_window * sizes.xyzz);
   l.segment_sums[1] =
-      builder.take(plan.windows * div_up(plan.segments_per_window, kSumGroup) * sizes.xyzz);
+      builder.take(plan.bucket_sets * div_up(plan.segments_per_window, kSumGroup) * sizes.xyzz);
   if (staged_bases) {
     for (int i = 0; i < 2; ++i) l.staging[i] = builder.take(plan.chunk_points * sizes.affine);
   }

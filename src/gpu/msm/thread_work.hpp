@@ -26,7 +26,7 @@ CUZK_HD void digits(const uint64_t* scalars, unsigned limbs_per_scalar, size_t c
   for (unsigned w = 0; w < layout.windows_in_pass; ++w) {
     const int32_t d = live ? signed_digit(limbs, limbs_per_scalar, layout.c, first_window + w) : 0;
     keys[w * count + i] = layout.key(d, w);
-    values[w * count + i] = KeyLayout::value(index, d);
+    values[w * count + i] = KeyLayout::value(layout.base_index(index, first_window, w), d);
   }
 }
 

@@ -14,11 +14,18 @@
 
 #include <bit>
 #include <cstddef>
+#include <cstdint>
 
 namespace cuzk::gpu::msm {
 
 inline constexpr unsigned kMinWindowBits = 2;
 inline constexpr unsigned kMaxWindowBits = 20;  // keys: ⌈log2 W⌉ + c + 1 ≤ 32 bits
+// Shifted bases: keys are c bits; the bound keeps the shared buckets (2^(c−1) XYZZ points)
+// within a few GB.
+inline constexpr unsigned kMaxShiftedWindowBits = 26;
+
+// Windows of c bits for scalars of `scalar_bits` bits, with the final carry (signed digits).
+constexpr unsigned window_count(unsigned scalar_bits, unsigned c) { return scalar_bits / c + 1; }
 
 struct WindowTuningEntry {
   unsigned max_log_size;  // applies to n ≤ 2^max_log_size
@@ -38,6 +45,26 @@ constexpr unsigned window_bits_for(size_t n) {
   return 16;
 }
 
+// The window width for n points with shifted bases (msm_shifted). All windows share one set of
+// buckets, so the reduction (2^(c−1) buckets, about 2^c full additions and the segments' small
+// multiples, ≈ 3·2^c mixed additions' worth) is paid once instead of once per window and the
+// window can be much wider: the width minimizing W(c)·n + 3·2^c, the accumulation's mixed
+// additions plus the reduction. At 2^24 that is c = 22 (12 windows instead of 16), at 2^26
+// c = 24 (11 windows); the table then holds W(c)·n points, which the caller must afford.
+constexpr unsigned shifted_window_bits_for(size_t n, unsigned scalar_bits) {
+  unsigned best = kMinWindowBits;
+  double best_cost = 0;
+  for (unsigned c = kMinWindowBits; c <= kMaxShiftedWindowBits; ++c) {
+    const double cost =
+        double(window_count(scalar_bits, c)) * double(n) + 3.0 * double(uint64_t(1) << c);
+    if (c == kMinWindowBits || cost < best_cost) {
+      best = c;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
 // Threads per block of every MSM kernel: the point kernels hold an XYZZ accumulator and an
 // affine point in registers (≈ 100-200 registers for G1, more for G2), so blocks stay small.
 inline constexpr unsigned kThreadsPerBlock = 128;
@@ -53,6 +80,18 @@ inline constexpr size_t kSortEntriesPerPass = size_t(1) << 28;
 inline constexpr size_t kAccumulateThreads = size_t(1) << 17;
 inline constexpr size_t kMinEntriesPerThread = 32;
 
+// Occupancy of the accumulation kernel: the blocks per SM its registers must allow (a
+// __launch_bounds__ minimum; 0: no bound). Unbounded, ptxas gives G1 of BLS12-381 168
+// registers (3 blocks of 128 threads per SM, 19% occupancy); bounded to 4 or 5 blocks it fits
+// 128 or 96 registers with under 100 bytes of spills (ptxas -v, CUDA 13.0). The kernel is
+// compiled for each value below (for G1 only: G2's points take 255 registers unbounded),
+// MsmConfig::accumulate_min_blocks picks one for sweeps, and kAccumulateMinBlocksDefault is
+// the measured choice.
+inline constexpr unsigned kAccumulateOccupancies[] = {0, 4, 5};
+static_assert(kAccumulateOccupancies[0] == 0, "the first variant is the unbounded one");
+
+inline constexpr unsigned kAccumulateMinBlocksDefault = 0;
+
 // Partial sums of buckets cut between threads are combined in levels: each level's thread adds
 // kPartialsPerThread consecutive partials (one level per factor of 32 in the thread count).
 inline constexpr size_t kPartialsPerThread = 32;
@@ -67,6 +106,12 @@ inline constexpr size_t kSumGroup = 32;
 // bitmap words (64 bases each).
 inline constexpr size_t kSelectionWordsPerThread = 4;
 inline constexpr size_t kPointsPerSelectionThread = 64 * kSelectionWordsPerThread;
+
+// Shifted tables: each thread of a row shifts this many consecutive points with one inversion
+// (c doublings per point cost ≈ 9c multiplications; the inversion ≈ 500, shared), and a row is
+// made in chunks of kShiftChunkPoints (the Jacobian scratch is one chunk).
+inline constexpr size_t kShiftPointsPerThread = 16;
+inline constexpr size_t kShiftChunkPoints = size_t(1) << 21;
 
 // Bases in pinned host memory are staged in chunks of this many points (two staging buffers).
 inline constexpr size_t kDefaultChunkPoints = size_t(1) << 22;
