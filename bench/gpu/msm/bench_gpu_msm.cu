@@ -3,7 +3,7 @@
 //   bench_gpu_msm [--g1 20,22,24,26] [--g2 22,24] [--curves bls12_381,bn254]
 //                 [--shapes random,porep] [--runs 5] [--window c]
 //                 [--shifted 0,22,24 | --no-shifted] [--accumulate-threads t]
-//                 [--accumulate-min-blocks b] [--json out.json] [--commit abc1234] (default:
+//                 [--accumulate-min-blocks b] [--sort-entries-per-pass e] [--json out.json] [--commit abc1234] (default:
 //                 $CUZK_BENCH_COMMIT)
 //
 // Per (curve, group, log n, shape): inputs made on the device (bench_inputs.cuh), one warm-up
@@ -53,6 +53,7 @@ struct Options {
   std::vector<unsigned> shifted = {0};  // windows of the shifted tables (0: tuned)
   size_t accumulate_threads = 0;        // MsmConfig::accumulate_threads (0: tuning.hpp)
   unsigned accumulate_min_blocks = 0;   // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
+  size_t sort_entries_per_pass = 0;     // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
 };
 
 struct Timing {
@@ -109,6 +110,9 @@ nlohmann::json result_row(const char* curve, const char* op, unsigned log_n,
   if (options.accumulate_min_blocks != 0) {
     row["accumulate_min_blocks"] = options.accumulate_min_blocks;
   }
+  if (options.sort_entries_per_pass != 0) {
+    row["sort_entries_per_pass"] = options.sort_entries_per_pass;
+  }
   return row;
 }
 
@@ -128,6 +132,7 @@ void bench_shifted(const char* curve, const char* op, unsigned log_n, const Opti
     config.stream = stream;
     config.accumulate_threads = options.accumulate_threads;
     config.accumulate_min_blocks = options.accumulate_min_blocks;
+    config.sort_entries_per_pass = options.sort_entries_per_pass;
     const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config);
     const size_t table_bytes = rows * n * sizeof(AffinePoint);
     const size_t needed = table_bytes + bytes + gm::shift_bases_workspace_bytes<Curve>(n);
@@ -186,6 +191,7 @@ void bench_group(const char* curve, const char* op, unsigned log_n, const Option
   config.window_bits = options.window;
   config.accumulate_threads = options.accumulate_threads;
   config.accumulate_min_blocks = options.accumulate_min_blocks;
+  config.sort_entries_per_pass = options.sort_entries_per_pass;
   const size_t plain_bytes = gm::msm_workspace_bytes<Curve>(n, config);
   const size_t classified_bytes = gm::classified_msm_workspace_bytes<Curve>(n, config);
   std::printf(
@@ -252,6 +258,8 @@ int main(int argc, char** argv) {
                  "threads per accumulation launch (0: tuning table)");
   app.add_option("--accumulate-min-blocks", options.accumulate_min_blocks,
                  "occupancy bound of the G1 accumulation kernel (0: tuning table)");
+  app.add_option("--sort-entries-per-pass", options.sort_entries_per_pass,
+                 "(scalar, window) pairs sorted at once (0: tuning table)");
   bool no_shifted = false;
   app.add_flag("--no-shifted", no_shifted, "skip msm_shifted");
   app.add_option("--json", json_path, "write results in the bench/results shape");
