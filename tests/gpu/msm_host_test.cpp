@@ -133,10 +133,12 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
       LayoutBuilder builder;
       const MsmLayout l = layout_msm(plan, {96, 192}, 12345, true, chunk != 0, builder);
       std::vector<Region> regions = {
-          l.canonical,       l.keys[0],         l.keys[1],     l.values[0],
-          l.values[1],       l.nonzero,         l.sort_temp,   l.buckets,
-          l.partial_keys[0], l.partial_keys[1], l.partials[0], l.partials[1],
-          l.segment_sums[0], l.segment_sums[1], l.staging[0],  l.staging[1]};
+          l.canonical,   l.keys[0],     l.keys[1],         l.values[0],       l.values[1],
+          l.nonzero,     l.sort_temp,   l.buckets,         l.partial_keys[0], l.partial_keys[1],
+          l.partials[0], l.partials[1], l.segment_sums[0], l.segment_sums[1], l.staging[0],
+          l.staging[1],  l.run_sums};
+      EXPECT_EQ(plan.merged_passes, plan.chunks > 1);
+      EXPECT_EQ(l.run_sums.bytes, plan.merged_passes ? plan.pass_buckets() * 192 : 0);
       // Unused regions (no staging for resident bases) are empty and may sit anywhere.
       std::erase_if(regions, [](const Region& r) { return r.bytes == 0; });
       std::sort(regions.begin(), regions.end(),
@@ -156,6 +158,8 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
     EXPECT_GE(plan.c * plan.windows, 256u);
     EXPECT_LE(plan.c, kMaxShiftedWindowBits);
     EXPECT_LE(size_t(plan.windows) * n, kMaxPoints);
+    EXPECT_EQ(plan.merged_passes, plan.passes > 1);  // shared buckets outlive a pass
+    EXPECT_EQ(plan.pass_buckets(), plan.buckets_per_window);
   }
   EXPECT_EQ(shifted_window_bits_for(size_t(1) << 26, 255), 24u);
   EXPECT_EQ(shifted_window_bits_for(size_t(1) << 24, 255), 22u);
@@ -208,6 +212,9 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
     }
   }
   std::vector<FrBucket> buckets(plan.bucket_sets * plan.buckets_per_window, FrBucket::infinity());
+  std::vector<FrBucket> run_sums(plan.merged_passes ? plan.pass_buckets() : 0,
+                                 FrBucket::infinity());
+  FrBucket* sink_buckets = plan.merged_passes ? run_sums.data() : buckets.data();
   std::vector<uint32_t> partial_keys[2] = {
       std::vector<uint32_t>(plan.max_accumulate_threads),
       std::vector<uint32_t>(div_up(plan.max_accumulate_threads, kPartialsPerThread))};
@@ -236,11 +243,12 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
         sorted_values[p] = values[order[p]];
       }
       const size_t nonzero = work::first_at_least(sorted_keys.data(), entries, layout.sentinel());
+      const unsigned sink_window = plan.merged_passes ? 0 : first_window;
       size_t count = plan.accumulate_threads(entries);
       for (size_t t = 0; t < count; ++t) {
         const work::RunSink<FrBucket> sink{
-            buckets.data(),     layout, first_window, partial_keys[0].data(),
-            partials[0].data(), t,      count == 1};
+            sink_buckets,       layout, sink_window, partial_keys[0].data(),
+            partials[0].data(), t,      count == 1,  true};
         work::accumulate<FrBucket, FrBase>(t * plan.entries_per_thread, plan.entries_per_thread,
                                            nonzero, sorted_keys.data(), sorted_values.data(),
                                            table.data() + first, sink);
@@ -248,13 +256,26 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
       for (int src = 0; count > 1; src = 1 - src) {
         const size_t next = div_up(count, kPartialsPerThread);
         for (size_t t = 0; t < next; ++t) {
-          const work::RunSink<FrBucket> sink{
-              buckets.data(),           layout, first_window, partial_keys[1 - src].data(),
-              partials[1 - src].data(), t,      next == 1};
+          const work::RunSink<FrBucket> sink{sink_buckets,
+                                             layout,
+                                             sink_window,
+                                             partial_keys[1 - src].data(),
+                                             partials[1 - src].data(),
+                                             t,
+                                             next == 1,
+                                             false};
           work::combine_partials<FrBucket>(t * kPartialsPerThread, kPartialsPerThread, count,
                                            partial_keys[src].data(), partials[src].data(), sink);
         }
         count = next;
+      }
+      if (plan.merged_passes) {
+        const size_t pass_buckets =
+            (shifted ? 1 : layout.windows_in_pass) * plan.buckets_per_window;
+        const size_t offset = shifted ? 0 : first_window * plan.buckets_per_window;
+        for (size_t b = 0; b < pass_buckets; ++b) {
+          work::merge_run_sum(buckets[offset + b], run_sums[b]);
+        }
       }
     }
   }

@@ -13,6 +13,8 @@
 //                    the range begins with (possibly begun earlier) into a partial slot
 //   combine_partials the partial slots, the same way, 32 per thread, level after level, until
 //                    one thread is left, whose first run goes into its bucket as well
+//   merge_run_sums   when buckets outlive a pass (shifted bases, staged chunks): the pass's
+//                    run sums (where the two steps above wrote) added into the buckets
 //   reduce_segments  per (window, segment of 32 buckets): Σ_j (j + 1)·B_j by running sums
 //   sum_groups       segment results summed 32 at a time down to one per window
 //   horner           Σ_w 2^(cw)·S_w (plus an optional addend) into the Jacobian result
@@ -90,6 +92,13 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   if (t >= threads) return;
   sink.slot = t;
   work::combine_partials<ec::Xyzz<Curve>>(t * per_thread, per_thread, count, in_keys, in, sink);
+}
+
+template <class Curve>
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    merge_run_sums(ec::Xyzz<Curve>* buckets, ec::Xyzz<Curve>* run_sums, size_t count) {
+  const size_t i = thread_index();
+  if (i < count) work::merge_run_sum(buckets[i], run_sums[i]);
 }
 
 // Thread t = w·segments_per_window + s reduces segment s of window w (windows and segments

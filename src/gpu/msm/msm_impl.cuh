@@ -125,9 +125,8 @@ constexpr bool kBoundedAccumulation = sizeof(typename Curve::Base) <= 48;
 template <class Curve>
 unsigned accumulate_min_blocks(const MsmConfig& config) {
   if (!kBoundedAccumulation<Curve>) return 0;
-  const unsigned wanted = config.accumulate_min_blocks != 0
-                              ? config.accumulate_min_blocks
-                              : kAccumulateMinBlocksDefault;
+  const unsigned wanted = config.accumulate_min_blocks != 0 ? config.accumulate_min_blocks
+                                                            : kAccumulateMinBlocksDefault;
   for (unsigned m : kAccumulateOccupancies) {
     if (m == wanted) return m;
   }
@@ -191,6 +190,13 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   kernels::fill_infinity<Xyzz>
       <<<blocks_for(bucket_count), kThreadsPerBlock, 0, stream>>>(buckets, bucket_count);
   CUZK_CHECK_LAUNCH();
+  Xyzz* run_sums = buckets;
+  if (plan.merged_passes) {
+    run_sums = carve<Xyzz>(workspace, l.run_sums);
+    kernels::fill_infinity<Xyzz><<<blocks_for(plan.pass_buckets()), kThreadsPerBlock, 0, stream>>>(
+        run_sums, plan.pass_buckets());
+    CUZK_CHECK_LAUNCH();
+  }
 
   uint32_t* keys[2] = {carve<uint32_t>(workspace, l.keys[0]),
                        carve<uint32_t>(workspace, l.keys[1])};
@@ -228,20 +234,30 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       kernels::count_nonzero<<<1, 1, 0, stream>>>(keys[1], entries, layout.sentinel(), nonzero);
       CUZK_CHECK_LAUNCH();
 
+      // The pass's runs go to its own buckets directly when nothing else touches them, else
+      // to the run sums (indexed from the pass's first window), merged after the pass.
+      const unsigned sink_window = plan.merged_passes ? 0 : first_window;
       size_t count = plan.accumulate_threads(entries);
-      launch_accumulate<Curve>(
-          min_blocks, blocks_for(count), stream, keys[1], values[1], nonzero,
-          plan.entries_per_thread, count, chunk_bases,
-          work::RunSink<Xyzz>{buckets, layout, first_window, partial_keys[0], partials[0], 0,
-                              count == 1});
+      launch_accumulate<Curve>(min_blocks, blocks_for(count), stream, keys[1], values[1], nonzero,
+                               plan.entries_per_thread, count, chunk_bases,
+                               work::RunSink<Xyzz>{run_sums, layout, sink_window, partial_keys[0],
+                                                   partials[0], 0, count == 1, true});
       for (int src = 0; count > 1; src = 1 - src) {
         const size_t next = div_up(count, kPartialsPerThread);
         kernels::combine_partials<Curve><<<blocks_for(next), kThreadsPerBlock, 0, stream>>>(
             partial_keys[src], partials[src], count, kPartialsPerThread, next,
-            work::RunSink<Xyzz>{buckets, layout, first_window, partial_keys[1 - src],
-                                partials[1 - src], 0, next == 1});
+            work::RunSink<Xyzz>{run_sums, layout, sink_window, partial_keys[1 - src],
+                                partials[1 - src], 0, next == 1, false});
         CUZK_CHECK_LAUNCH();
         count = next;
+      }
+      if (plan.merged_passes) {
+        const size_t pass_buckets =
+            (plan.shifted ? 1 : layout.windows_in_pass) * plan.buckets_per_window;
+        Xyzz* pass_first = buckets + (plan.shifted ? 0 : first_window * plan.buckets_per_window);
+        kernels::merge_run_sums<Curve><<<blocks_for(pass_buckets), kThreadsPerBlock, 0, stream>>>(
+            pass_first, run_sums, pass_buckets);
+        CUZK_CHECK_LAUNCH();
       }
     }
     stager.release(chunk);

@@ -23,7 +23,10 @@ struct MsmPlan {
   unsigned windows = 0;           // ⌊scalar_bits/c⌋ + 1
   unsigned windows_per_pass = 0;  // windows sorted together
   unsigned passes = 0;
-  bool shifted = false;            // bases pre-shifted per window (msm_shifted)
+  bool shifted = false;  // bases pre-shifted per window (msm_shifted)
+  // Buckets outlive a pass (shared by all windows, or revisited by every chunk): each pass
+  // accumulates into separate run sums, merged into the buckets after it (thread_work.hpp).
+  bool merged_passes = false;
   unsigned bucket_sets = 0;        // windows, or 1 with shifted bases (shared buckets)
   size_t buckets_per_window = 0;   // 2^(c−1)
   size_t segment_buckets = 0;      // buckets per reduction segment
@@ -34,6 +37,10 @@ struct MsmPlan {
 
   size_t entries(size_t chunk_size, unsigned windows_in_pass) const {
     return chunk_size * windows_in_pass;
+  }
+  // Buckets one pass can touch: its windows' sets, or the shared set.
+  size_t pass_buckets() const {
+    return (shifted ? size_t(1) : size_t(windows_per_pass)) * buckets_per_window;
   }
   size_t accumulate_threads(size_t entries_count) const {
     return (entries_count + entries_per_thread - 1) / entries_per_thread;
@@ -83,6 +90,7 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   plan.windows_per_pass = unsigned(
       std::clamp<size_t>(sort_entries_per_pass / plan.chunk_points, 1, size_t(plan.windows)));
   plan.passes = (plan.windows + plan.windows_per_pass - 1) / plan.windows_per_pass;
+  plan.merged_passes = plan.chunks > 1 || (shifted && plan.passes > 1);
   plan.buckets_per_window = size_t(1) << (plan.c - 1);
   plan.segment_buckets = std::min(kSegmentBuckets, plan.buckets_per_window);
   plan.segments_per_window = plan.buckets_per_window / plan.segment_buckets;
@@ -126,7 +134,8 @@ struct MsmLayout {
   Region keys[2], values[2];            // sort input and output
   Region nonzero;                       // one uint32: sorted entries before the zero digits
   Region sort_temp;                     // CUB radix sort
-  Region buckets;                       // windows × buckets_per_window XYZZ
+  Region buckets;                       // bucket_sets × buckets_per_window XYZZ
+  Region run_sums;                      // one pass's buckets (merged_passes only)
   Region partial_keys[2], partials[2];  // bucket pieces cut between threads, two levels
   Region segment_sums[2];               // bucket reduction rounds
   Region staging[2];                    // pinned bases: chunks in flight
@@ -144,6 +153,7 @@ inline MsmLayout layout_msm(const MsmPlan& plan, PointSizes sizes, size_t sort_t
   l.nonzero = builder.take(4);
   l.sort_temp = builder.take(sort_temp_bytes);
   l.buckets = builder.take(size_t(plan.bucket_sets) * plan.buckets_per_window * sizes.xyzz);
+  if (plan.merged_passes) l.run_sums = builder.take(plan.pass_buckets() * sizes.xyzz);
   const size_t level_sizes[2] = {plan.max_accumulate_threads,
                                  div_up(plan.max_accumulate_threads, kPartialsPerThread)};
   for (int i = 0; i < 2; ++i) {

@@ -44,9 +44,18 @@ CUZK_HD size_t first_at_least(const uint32_t* keys, size_t count, uint32_t senti
   return lo;
 }
 
-// Where a finished run of equal keys goes: into its bucket (read-modify-write), or into the
-// thread's partial slot when the run began the thread's range (it may continue a run of
-// earlier threads, so it is not complete).
+// Where a finished run of equal keys goes: into its bucket, or into the thread's partial slot
+// when the run began the thread's range (it may continue a run of earlier threads, so it is
+// not complete). `buckets` are the pass's run sums (msm_impl.cuh), indexed with
+// `first_window`.
+//
+// The accumulation launch *stores* into the bucket (`store`): a bucket's run begins in one
+// thread only, so that thread writes first, and the run sums start each pass at infinity.
+// Storing matters for speed, not correctness: a warp whose lanes end runs at different
+// iterations executes every lane's emit in turn, and with short runs (wide windows, shifted
+// bases: ~32 entries a run) some lane ends a run nearly every iteration; a store (no read, no
+// full addition) keeps that divergent path short. The combining launches, which add the rest
+// of a run cut between threads, read-modify-write (at most once per bucket per launch).
 template <class Bucket>
 struct RunSink {
   Bucket* buckets;
@@ -56,6 +65,7 @@ struct RunSink {
   Bucket* partials;
   size_t slot;
   bool last_level;  // a single thread: even its first run is complete
+  bool store;       // the accumulation launch: the bucket holds nothing of this pass yet
 
   CUZK_HD void emit(bool first_run, uint32_t key, const Bucket& sum) const {
     if (first_run && !last_level) {
@@ -63,7 +73,7 @@ struct RunSink {
       partials[slot] = sum;
     } else {
       Bucket& bucket = buckets[layout.bucket(key, first_window)];
-      bucket = bucket + sum;
+      bucket = store ? sum : bucket + sum;
     }
   }
   CUZK_HD void empty() const {
@@ -126,6 +136,14 @@ CUZK_HD void combine_partials(size_t begin, size_t per_thread, size_t count,
     acc = acc + in[p];
   }
   sink.emit(first_run, key, acc);
+}
+
+// Folds one pass's run sum into its bucket and resets the run sum to infinity for the next
+// pass (passes whose buckets were touched before: shifted bases, staged chunks).
+template <class Bucket>
+CUZK_HD void merge_run_sum(Bucket& bucket, Bucket& run_sum) {
+  bucket = bucket + run_sum;
+  run_sum = Bucket::infinity();
 }
 
 // k·p for a small k by double-and-add from the top bit.

@@ -75,9 +75,12 @@ inline constexpr size_t kSortEntriesPerPass = size_t(1) << 28;
 
 // Accumulation: every thread adds the same number of consecutive sorted entries, whatever the
 // buckets' lengths (a bucket holding half the points is split over many threads, so skewed
-// scalars do not serialize). The count aims at about kAccumulateThreads threads (several waves
-// of an H200 at the occupancy of the G1 kernel), with at least kMinEntriesPerThread each.
-inline constexpr size_t kAccumulateThreads = size_t(1) << 17;
+// scalars do not serialize). The count aims at about kAccumulateThreads threads, with at least
+// kMinEntriesPerThread each: many waves, so that the last, partly filled wave is a small part
+// of the launch. Measured on the H200 (BLS12-381 G1, random scalars, unbounded kernel;
+// bench/results/2026-11-29_h200_3f129d4_msm_accumulate_threads.json): 2^17 threads (2.6 waves)
+// 145.0 ms at 2^24 and 518.6 at 2^26; 2^19 133.5 and 507.6; 2^20 132.9 and 504.6.
+inline constexpr size_t kAccumulateThreads = size_t(1) << 20;
 inline constexpr size_t kMinEntriesPerThread = 32;
 
 // Occupancy of the accumulation kernel: the blocks per SM its registers must allow (a
@@ -90,7 +93,11 @@ inline constexpr size_t kMinEntriesPerThread = 32;
 inline constexpr unsigned kAccumulateOccupancies[] = {0, 4, 5};
 static_assert(kAccumulateOccupancies[0] == 0, "the first variant is the unbounded one");
 
-inline constexpr unsigned kAccumulateMinBlocksDefault = 0;
+// Measured on the H200 (bench/results/2026-11-29_h200_5e1b8a8_msm_min_blocks_*.json, random
+// scalars, medians of 5): 4 blocks against unbounded, BLS12-381 2^24 141.2 vs 145.0 ms, 2^26
+// 518.9 vs 518.6; BN254 2^24 62.1 vs 63.7, 2^26 241.1 vs 247.2. 5 blocks: 146.3 and 544.9 for
+// BLS12-381 (the spills cost more than the occupancy gains).
+inline constexpr unsigned kAccumulateMinBlocksDefault = 4;
 
 // Partial sums of buckets cut between threads are combined in levels: each level's thread adds
 // kPartialsPerThread consecutive partials (one level per factor of 32 in the thread count).
