@@ -36,18 +36,13 @@ msm::MsmConfig msm_config_for(const PartitionShape& s) {
 }
 
 // The MSM workspace for this circuit: the largest of the five MSMs (they run one after the
-// other on one stream, so they share it). A device-resident key's MSMs classify their scalars
-// (ones summed apart); a streamed key's run the plain MSM, which streams its bases.
+// other on one stream, so they share it).
 template <class Curve>
 size_t msm_workspace_for(const PartitionShape& s) {
   using G1C = groth16::G1CurveOf<Curve>;
   using G2C = groth16::G2CurveOf<Curve>;
   msm::MsmConfig config = msm_config_for(s);
-  const bool streamed = s.key_residency == KeyResidency::kStreamed;
-  const auto bytes_of = [&]<class C>(size_t n) {
-    return streamed ? msm::msm_workspace_bytes<C>(n, config)
-                    : msm::classified_msm_workspace_bytes<C>(n, config);
-  };
+  const auto bytes_of = [&]<class C>(size_t n) { return msm::msm_workspace_bytes<C>(n, config); };
   config.scalars = msm::ScalarForm::kCanonical;
   size_t bytes = std::max(bytes_of.template operator()<G1C>(s.n_vars),
                           bytes_of.template operator()<G1C>(s.n_private));
@@ -265,16 +260,14 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   config.copy_stream = buffers.copy_stream();
   config.scalars = msm::ScalarForm::kCanonical;
   const std::span<std::byte> workspace = buffers.msm_workspace();
-  // A resident key's MSMs sum the bases of scalars equal to one apart (porep witnesses are
-  // mostly 0/1); a streamed key's run the plain MSM, which stages its bases chunk by chunk.
-  const bool streamed = key.residency() == KeyResidency::kStreamed;
+  // The plain MSM for every query, porep's mostly-0/1 witnesses included: zero digits sort
+  // last and are never read, the ones fill one bucket that the accumulation spreads over many
+  // threads. Summing the ones apart (msm_with_classification) was 7-9% slower on the H200
+  // (bench/results/2026-11-29_h200_e593945_msm.json: porep G1 2^26 153.6 against 165.2 ms,
+  // G2 2^24 179.0 against 195.0). A streamed key's bases are staged chunk by chunk.
   const auto run_msm = [&]<class C>(std::span<const ec::Affine<C>> bases,
                                     std::span<const Fr> scalars, ec::Jacobian<C>* result) {
-    if (streamed) {
-      msm::msm<C>(bases, scalars, result, workspace, config);
-    } else {
-      msm::msm_with_classification<C>(bases, scalars, result, workspace, config);
-    }
+    msm::msm<C>(bases, scalars, result, workspace, config);
   };
   const std::span<const Fr> w(buffers.witness(), n_vars);
   std::span<const Fr> a_scalars = w, b_scalars = w;

@@ -7,9 +7,9 @@
 //   synthesis  a, b, c from the resident matrices (device_circuit.hpp)
 //   H          the GPU NTT's H (gpu/ntt/ntt.hpp), in place in a: the odd-coset scalars
 //              (snarkjs) or the n − 1 coefficients of h (bellman)
-//   MSMs       A, B1, C/L, H on G1 and B2 on G2, each classified on the device (0 skipped, 1 by
-//              batch addition, the rest Pippenger: gpu/msm/msm.hpp); witness scalars are read
-//              canonical, the H scalars Montgomery. A bellman key's A and B queries cover the
+//   MSMs       A, B1, C/L, H on G1 and B2 on G2, signed-digit Pippenger (gpu/msm/msm.hpp:
+//              zero digits skipped, porep's ones spread over many threads); witness scalars
+//              are read canonical, the H scalars Montgomery. A bellman key's A and B queries cover the
 //              wires of non-zero polynomials only: their scalars are gathered first
 //   epilogue   on the host, the CPU provers' own (groth16/epilogue.hpp)
 //   verify     optionally, the proof against the key's verifying key on the CPU (pairings,
