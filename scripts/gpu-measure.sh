@@ -17,9 +17,9 @@
 #   accumulate-sweep the G1 MSM at 2^24 and 2^26 and G2 at 2^22 (BLS12-381, random scalars,
 #                plain and shifted) for each accumulation launch size in ACCUMULATE_THREADS
 #                (default 131072 524288 1048576 threads): $OUT/msm_accumulate_<threads>.json
-#   occupancy-sweep the G1 MSM at 2^24 and 2^26 (BLS12-381 and BN254, random scalars, plain and
-#                shifted) for each occupancy bound of the accumulation kernel in MIN_BLOCKS
-#                (default 0 4 5): $OUT/msm_min_blocks_<b>.json
+#   occupancy-sweep the G1 MSM at 2^24 and 2^26 and G2 at 2^22 (BLS12-381 and BN254, random
+#                scalars, plain and shifted) for each occupancy bound of the accumulation kernel
+#                in MIN_BLOCKS (default 0 3 4 5): $OUT/msm_min_blocks_<b>.json
 #   partition    bench_gpu_prove at PARTITION_LOGS (default 27): $OUT/prove_<logs>.json
 #
 # Environment: OUT (default BUILD_DIR/gpu-measure), CUZK_BENCH_COMMIT / CUZK_BENCH_DATE label the
@@ -94,8 +94,8 @@ for step in "$@"; do
       done
       ;;
     occupancy-sweep)
-      for blocks in ${MIN_BLOCKS:-0 4 5}; do
-        "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24,26 --g2 "" --curves bls12_381,bn254 \
+      for blocks in ${MIN_BLOCKS:-0 3 4 5}; do
+        "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24,26 --g2 22 --curves bls12_381,bn254 \
           --shapes random --runs 5 --accumulate-min-blocks "$blocks" \
           --json "$OUT/msm_min_blocks_$blocks.json" >"$OUT/msm_min_blocks_$blocks.log" 2>&1 || status=1
         grep -E "^(bls12|bn254)" "$OUT/msm_min_blocks_$blocks.log"

@@ -491,12 +491,10 @@ TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
   const std::span<const Fr> ten{static_cast<const Fr*>(nullptr), 10};
   EXPECT_THROW(gm::msm<Curve>(bases, ten, nullptr, {}, config), cuzk::Error);
   EXPECT_THROW(gm::msm_with_classification<Curve>(bases, ten, nullptr, {}, config), cuzk::Error);
-  // An accumulation bound without a compiled kernel (G1; G2 has only its unbounded kernel).
-  if constexpr (sizeof(typename Curve::Base) <= 48) {
-    gm::MsmConfig bounded;
-    bounded.accumulate_min_blocks = 3;
-    EXPECT_THROW(gm::msm<Curve>(bases, ten, nullptr, {}, bounded), cuzk::Error);
-  }
+  // An accumulation bound without a compiled kernel.
+  gm::MsmConfig bounded;
+  bounded.accumulate_min_blocks = 7;
+  EXPECT_THROW(gm::msm<Curve>(bases, ten, nullptr, {}, bounded), cuzk::Error);
   // Shifted tables: a window out of range, a table too small for its window, pinned tables.
   std::vector<ec::Affine<Curve>> small_table(10);
   EXPECT_THROW(

@@ -60,8 +60,7 @@ struct MsmConfig {
   // windows in several passes; tests lower it to exercise that path on small inputs.
   size_t sort_entries_per_pass = 0;
   // Tuning sweeps: threads aimed at per accumulation launch (0: kAccumulateThreads), and the
-  // accumulation kernel's occupancy bound (tuning.hpp kAccumulateOccupancies; 0: the default;
-  // G1 only, G2 runs its unbounded kernel).
+  // accumulation kernel's occupancy bound (tuning.hpp kAccumulateOccupancies; 0: the default).
   size_t accumulate_threads = 0;
   unsigned accumulate_min_blocks = 0;
 };

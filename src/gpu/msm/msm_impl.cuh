@@ -117,16 +117,11 @@ SelectionLayout setup_selection(size_t n, const MsmConfig& config) {
                           config.chunk_points, builder);
 }
 
-// G1's accumulation kernel is compiled for every bound of kAccumulateOccupancies; G2's only
-// unbounded (its points take all 255 registers).
-template <class Curve>
-constexpr bool kBoundedAccumulation = sizeof(typename Curve::Base) <= 48;
-
 template <class Curve>
 unsigned accumulate_min_blocks(const MsmConfig& config) {
-  if (!kBoundedAccumulation<Curve>) return 0;
-  const unsigned wanted = config.accumulate_min_blocks != 0 ? config.accumulate_min_blocks
-                                                            : kAccumulateMinBlocksDefault;
+  const unsigned wanted = config.accumulate_min_blocks != 0
+                              ? config.accumulate_min_blocks
+                              : accumulate_min_blocks_default(sizeof(typename Curve::Base));
   for (unsigned m : kAccumulateOccupancies) {
     if (m == wanted) return m;
   }
@@ -142,7 +137,7 @@ void launch_accumulate(unsigned min_blocks, unsigned blocks, cudaStream_t stream
                        size_t per_thread, size_t threads, const ec::Affine<Curve>* bases,
                        const work::RunSink<ec::Xyzz<Curve>>& sink) {
   constexpr unsigned kBound = kAccumulateOccupancies[kIndex];
-  if constexpr (kIndex + 1 < std::size(kAccumulateOccupancies) && kBoundedAccumulation<Curve>) {
+  if constexpr (kIndex + 1 < std::size(kAccumulateOccupancies)) {
     if (min_blocks != kBound) {
       launch_accumulate<Curve, kIndex + 1>(min_blocks, blocks, stream, keys, values, nonzero,
                                            per_thread, threads, bases, sink);
