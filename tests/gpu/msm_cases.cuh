@@ -287,6 +287,32 @@ TYPED_TEST_P(GpuMsmTest, WindowWidthsAndSortPasses) {
   }
 }
 
+// Every compiled variant of the accumulation kernel (occupancy bounds) and launch sizes from a
+// single thread to many with few entries each.
+TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-variants-") + Curve::kName);
+  Check<Curve> check("msm accumulation kernel variants and launch sizes");
+  const size_t n = 4097;
+  const auto bases = make_bases<Curve>(n, rng, true);
+  for (Shape shape : {Shape::kRandom, Shape::kMixed}) {
+    const auto scalars = make_scalars<Fr>(n, shape, rng);
+    const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
+    for (unsigned blocks : gm::kAccumulateOccupancies) {
+      for (size_t threads : {size_t(1), size_t(1000), size_t(0)}) {
+        gm::MsmConfig config;
+        config.accumulate_min_blocks = blocks;
+        config.accumulate_threads = threads;
+        check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
+                     std::string(shape_name(shape)) + " min_blocks=" + std::to_string(blocks) +
+                         " threads=" + std::to_string(threads));
+      }
+    }
+  }
+}
+
 TYPED_TEST_P(GpuMsmTest, PinnedBasesEqualDeviceResident) {
   CUZK_SKIP_WITHOUT_GPU();
   using Curve = TypeParam;
@@ -509,7 +535,8 @@ TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
 }
 
 REGISTER_TYPED_TEST_SUITE_P(GpuMsmTest, RandomScalarsAtManySizes, ScalarShapes, CanonicalScalars,
-                            WindowWidthsAndSortPasses, PinnedBasesEqualDeviceResident, ShiftedBases,
-                            SumSelected, ClassifyScalars, BadArgumentsThrow);
+                            WindowWidthsAndSortPasses, AccumulationVariants,
+                            PinnedBasesEqualDeviceResident, ShiftedBases, SumSelected,
+                            ClassifyScalars, BadArgumentsThrow);
 
 }  // namespace cuzk::gpu::test

@@ -117,11 +117,9 @@ SelectionLayout setup_selection(size_t n, const MsmConfig& config) {
                           config.chunk_points, builder);
 }
 
-template <class Curve>
-unsigned accumulate_min_blocks(const MsmConfig& config) {
-  const unsigned wanted = config.accumulate_min_blocks != 0
-                              ? config.accumulate_min_blocks
-                              : accumulate_min_blocks_default(sizeof(typename Curve::Base));
+inline unsigned accumulate_min_blocks(const MsmConfig& config) {
+  const unsigned wanted = config.accumulate_min_blocks != 0 ? config.accumulate_min_blocks
+                                                            : kAccumulateMinBlocksDefault;
   for (unsigned m : kAccumulateOccupancies) {
     if (m == wanted) return m;
   }
@@ -161,7 +159,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   using Xyzz = ec::Xyzz<Curve>;
   using AffinePoint = ec::Affine<Curve>;
   check_stream("gpu msm", config);
-  const unsigned min_blocks = accumulate_min_blocks<Curve>(config);
+  const unsigned min_blocks = accumulate_min_blocks(config);
   const MsmSetup setup = setup_msm<Curve>(n, config, shifted_c);
   const MsmPlan& plan = setup.plan;
   const MsmLayout& l = setup.layout;

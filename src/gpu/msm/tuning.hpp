@@ -88,19 +88,18 @@ inline constexpr size_t kMinEntriesPerThread = 32;
 // registers (3 blocks of 128 threads per SM, 19% occupancy) and G2 255 (2 blocks); bounded,
 // G1 fits 128 registers at 4 blocks and 96 at 5, G2 168 at 3 blocks, each with about 100
 // bytes of spills (ptxas -v, CUDA 13.0). The kernel is compiled for each value below;
-// MsmConfig::accumulate_min_blocks picks one for sweeps, and accumulate_min_blocks_default is
-// the measured choice per group.
+// MsmConfig::accumulate_min_blocks picks one for sweeps, and kAccumulateMinBlocksDefault is
+// the measured choice.
 inline constexpr unsigned kAccumulateOccupancies[] = {0, 3, 4, 5};
 static_assert(kAccumulateOccupancies[0] == 0, "the first variant is the unbounded one");
 
-// Measured on the H200 (random scalars, medians of 5). G1
-// (bench/results/2026-11-29_h200_5e1b8a8_msm_min_blocks.json), 4 blocks against unbounded:
-// BLS12-381 2^24 141.2 vs 145.0 ms, 2^26 518.9 vs 518.6; BN254 2^24 62.1 vs 63.7, 2^26 241.1
-// vs 247.2; 5 blocks: 146.3 and 544.9 for BLS12-381 (the spills cost more than the occupancy
-// gains). G2: unbounded until measured.
-constexpr unsigned accumulate_min_blocks_default(size_t base_field_bytes) {
-  return base_field_bytes <= 48 ? 4 : 0;
-}
+// Measured on the H200 (random scalars, medians of 5;
+// bench/results/2026-11-29_h200_5e1b8a8_msm_min_blocks.json and ..._fea5cbf_msm_min_blocks.json):
+// G1, 4 blocks against unbounded, BLS12-381 2^24 141.2 vs 145.0 ms, BN254 2^24 62.1 vs 63.7,
+// 2^26 241.1 vs 247.2 (5 blocks: BLS12-381 2^26 544.9 against 518.9, the spills cost more
+// than the occupancy gains; 3 blocks: 1.5% better for BLS12-381, 3% worse for BN254). G2 at
+// 2^22: BLS12-381 171.1 ms at 4 blocks, 179.7 at 3, 200.5 unbounded; BN254 63.6, 64.2, 62.6.
+inline constexpr unsigned kAccumulateMinBlocksDefault = 4;
 
 // Partial sums of buckets cut between threads are combined in levels: each level's thread adds
 // kPartialsPerThread consecutive partials (one level per factor of 32 in the thread count).
