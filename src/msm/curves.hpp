@@ -5,6 +5,7 @@
 
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
+#include "curves/glv.hpp"  // before the templates: pippenger splits scalars where ec::Glv exists
 #include "msm/batch_addition.hpp"
 #include "msm/classified_msm.hpp"
 #include "msm/pippenger.hpp"

@@ -32,37 +32,29 @@ struct WindowTuningEntry {
 };
 
 // Window widths from `bench_msm --tune --threads=1` (the default accumulation at each width;
-// CPU time of the one thread, milliseconds, on the 2-core development host while other builds
-// ran, so ±5-10%; the optimum is flat, ±1 bit costs 1-10%):
-//   BN254 G1      2^8:  c = 5..8 → 5.5, 5.5, 5.1, 5.9
-//                 2^10: c = 7..10 → 16.5, 17.0, 15.5, 22.5
-//                 2^12: c = 9..11 → 52.6, 48.0, 57.9
-//                 2^14: c = 10..12 → 151.9, 149.7, 159.2
-//                 2^16: c = 11..14 → 562, 500, 498, 532
-//                 2^18: c = 12..16 → 1901, 1841, 1687, 1725, 1950
-//                 2^20: c = 13..16 → 7254, 6700, 6253, 6932
-//   BLS12-381 G1  2^10: c = 7..9 → 30.7, 28.0, 29.8
-//                 2^12: c = 9..11 → 93.6, 90.6, 102.0
-//                 2^14: c = 10..12 → 292, 271, 277
-//                 2^16: c = 11..15 → 888, 826, 834, 786, 896
-//                 2^18: c = 12..16 → 3209, 3032, 3199, 3090, 3347
-//                 2^20: c = 13..16 → 12494, 12608, 10982, 10972
-//   BN254 G2      2^8:  c = 5..7 → 22.6, 21.1, 22.0
-//                 2^10: c = 7..9 → 52.9, 59.2, 68.7
-//                 2^12: c = 8..10 → 170.5, 164.2, 159.0
-//                 2^14: c = 10..12 → 421.6, 403.2, 434.6
-//                 2^16: c = 11..14 → 1335, 1296, 1338, 1487
-//   BLS12-381 G2  2^8:  c = 5..7 → 39.9, 38.5, 41.7
-//                 2^10: c = 7..9 → 111.1, 108.2, 118.2
-//                 2^12: c = 8..10 → 247.0, 225.5, 271.1
-//                 2^14: c = 10..12 → 680.7, 666.6, 811.7
-//                 2^16: c = 11..14 → 2237, 2161, 2023, 2309
-// and G2 at 2^18 (a scratch sweep, wall time of one thread): BN254 c = 12..15 → 5374, 5290,
-// 5058, 5111; BLS12-381 c = 12..14 → 9855, 8470, 8861. Where the curves disagree by less than
-// the noise, the table takes the width better for both on the sum. G2 beyond 2^18 follows G1's
-// steps unmeasured. Every doubling of the buckets doubles their memory, and beyond the core's
-// L2 cache (512 KiB: 2^13 affine buckets of BN254 G1) each addition waits on a miss, which is
-// why the width grows slower than the cost model asks; it stops at kMaxWindowBits.
+// CPU time of the one thread, milliseconds). The tables are indexed by the number of points the
+// buckets see: 2n after the GLV split that every group here takes (pippenger.hpp), so the
+// sweep's n = 2^k rows set the entries at 2^(k+1). 2-core development host, while a build ran
+// on the other core (±5-10%; the optimum is flat, ±1 bit costs 1-10%):
+//   n        BN254 G1                       BLS12-381 G1
+//   2^8      c = 5..8: 3.14 2.80 3.15 2.92   c = 5..8: 8.61 6.45 6.09 8.38
+//   2^10     c = 8..10: 9.81 9.75 11.8       c = 8..10: 19.9 20.5 18.3
+//   2^12     c = 9..12: 27.9 29.3 28.7 33.9  c = 9..12: 62.4 56.2 52.2 59.3
+//   2^14     c = 10..13: 107 99.0 99.9 99.2  c = 10..13: 202 195 186 198
+//   2^16     c = 11..14: 368 307 294 351     c = 11..14: 776 623 626 705
+//   2^18     c = 12..15: 1238 1119 1182 1300 c = 12..15: 2592 2450 2404 2710
+//   2^20     c = 12, 14, 16: 4939 4789 4213  c = 12, 14, 16: 10076 9800 8583
+//   n        BN254 G2                        BLS12-381 G2
+//   2^8      c = 5..8: 12.8 10.7 10.2 9.09   c = 5..8: 21.6 18.6 30.2 34.4
+//   2^10     c = 7..9: 24.3 24.4 28.1        c = 7..9: 52.2 42.4 52.1
+//   2^12     c = 9..11: 77.8 69.4 74.8       c = 9..11: 192 125 171
+//   2^14     c = 10..13: 198 197 199 236     c = 10..13: 533 517 365 466
+//   2^16     c = 11..14: 796 707 645 769     c = 11..14: 1742 1494 1560 2055
+// Where the curves disagree by less than the noise, the table takes the width better for both
+// on the sum. G2 beyond 2^17 points follows G1's steps unmeasured. Every doubling of the
+// buckets doubles their memory, and beyond the core's L2 cache (512 KiB: 2^13 affine buckets of
+// BN254 G1) each addition waits on a miss, which is why the width grows slower than the cost
+// model asks; it stops at kMaxWindowBits.
 inline constexpr WindowTuningEntry kWindowTableG1[] = {
     {2, 2},
     {4, 3},
@@ -74,13 +66,13 @@ inline constexpr WindowTuningEntry kWindowTableG1[] = {
     {14, 11},
     {16, 12},
     {17, 13},
-    {18, 14},
+    {19, 14},
     {20, 15},
     {64, kMaxWindowBits},
 };
 inline constexpr WindowTuningEntry kWindowTableG2[] = {
     {2, 2},   {4, 3},   {6, 4},   {7, 5},   {9, 6},   {11, 8},  {12, 9},
-    {13, 10}, {14, 11}, {15, 12}, {16, 13}, {18, 14}, {20, 15}, {64, kMaxWindowBits},
+    {13, 10}, {14, 11}, {15, 12}, {17, 13}, {18, 14}, {20, 15}, {64, kMaxWindowBits},
 };
 
 // The window width for n points in a group whose coordinates lie in `field`.

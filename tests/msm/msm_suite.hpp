@@ -93,6 +93,10 @@ class MsmTest : public ::testing::Test {
     const std::vector<Int> ints = canonical(scalars);
     EXPECT_EQ(msm::pippenger<Curve>(bases, scalars, options), expected) << "pippenger (Fr)";
     EXPECT_EQ(msm::pippenger<Curve>(bases, ints, options), expected) << "pippenger (integers)";
+    msm::PippengerOptions plain = options;
+    plain.endomorphism = false;
+    EXPECT_EQ(msm::pippenger<Curve>(bases, ints, plain), expected)
+        << "pippenger without the GLV split";
     EXPECT_EQ(msm::msm_with_classification<Curve>(bases, scalars, options), expected)
         << "msm_with_classification";
   }
@@ -127,6 +131,9 @@ TYPED_TEST_P(MsmTest, WindowWidthsAndChunksMatchNaiveSum) {
   for (unsigned c : TypeParam::kWindowSweep) {
     SCOPED_TRACE("window bits " + std::to_string(c));
     EXPECT_EQ(msm::pippenger<Curve>(bases, ints, {.window_bits = c}), expected);
+    EXPECT_EQ(msm::pippenger<Curve>(bases, ints, {.window_bits = c, .endomorphism = false}),
+              expected)
+        << "without the GLV split";
     // Chunks repeat the 2^(c−1)-bucket reduction: only narrow windows are worth chunking.
     if (c <= 8) {
       EXPECT_EQ(msm::pippenger<Curve>(bases, ints, {.window_bits = c, .points_per_chunk = 97}),
