@@ -44,6 +44,17 @@ inline size_t peak_rss_bytes() {
   return size_t(usage.ru_maxrss) * 1024;  // Linux reports KiB
 }
 
+// The resident set now (VmRSS of /proc/self/status; pinned host memory counts once touched); 0
+// where that file does not exist.
+inline size_t current_rss_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return size_t(std::strtoull(line.c_str() + 6, nullptr, 10)) * 1024;
+  }
+  return 0;
+}
+
 // Writes {device, commit, date, command, results} to `path` (the command is argv joined);
 // kInvalidInput when the file cannot be written.
 inline void write_results(const std::string& path, const std::string& device, int argc, char** argv,
