@@ -19,72 +19,61 @@ namespace cuzk::ec {
 
 namespace detail {
 
-inline constexpr GlvLattice kBn254GlvLattice = {
-    .a1 = signed_hex<2>("6f4d8248eeb859fc8211bbeb7d4f1128"),
-    .b1 = signed_hex<2>("-89d3256894d213e3"),
-    .a2 = signed_hex<2>("89d3256894d213e3"),
-    .b2 = signed_hex<2>("6f4d8248eeb859fd0be4e1541221250b"),
-    .g1 = signed_hex<3>("24ccef014a773d2d25398fd0300ff6565"),
-    .g2 = signed_hex<3>("2d91d232ec7e0b3d7"),
+// What G1 and G2 of one curve share: the scalar field's λ and the lattice.
+struct Bn254GlvScalars {
+  static constexpr GlvLattice kLattice = {
+      .a1 = signed_hex<2>("6f4d8248eeb859fc8211bbeb7d4f1128"),
+      .b1 = signed_hex<2>("-89d3256894d213e3"),
+      .a2 = signed_hex<2>("89d3256894d213e3"),
+      .b2 = signed_hex<2>("6f4d8248eeb859fd0be4e1541221250b"),
+      .g1 = signed_hex<3>("24ccef014a773d2d25398fd0300ff6565"),
+      .g2 = signed_hex<3>("2d91d232ec7e0b3d7"),
+  };
+  static constexpr ff::BigInt<4> kLambda =
+      ff::parse_hex<4>("30644e72e131a029048b6e193fd84104cc37a73fec2bc5e9b8ca0b2d36636f23");
 };
-inline constexpr ff::BigInt<4> kBn254GlvLambda =
-    ff::parse_hex<4>("30644e72e131a029048b6e193fd84104cc37a73fec2bc5e9b8ca0b2d36636f23");
 
-inline constexpr GlvLattice kBls12381GlvLattice = {
-    .a1 = signed_hex<2>("1"),
-    .b1 = signed_hex<2>("-ac45a4010001a40200000000ffffffff"),
-    .a2 = signed_hex<2>("ac45a4010001a4020000000100000000"),
-    .b2 = signed_hex<2>("1"),
-    .g1 = signed_hex<3>("2"),
-    .g2 = signed_hex<3>("17c6becf1e01faadd63f6e522f6cfee2e"),
+struct Bls12381GlvScalars {
+  static constexpr GlvLattice kLattice = {
+      .a1 = signed_hex<2>("1"),
+      .b1 = signed_hex<2>("-ac45a4010001a40200000000ffffffff"),
+      .a2 = signed_hex<2>("ac45a4010001a4020000000100000000"),
+      .b2 = signed_hex<2>("1"),
+      .g1 = signed_hex<3>("2"),
+      .g2 = signed_hex<3>("17c6becf1e01faadd63f6e522f6cfee2e"),
+  };
+  static constexpr ff::BigInt<4> kLambda =
+      ff::parse_hex<4>("73eda753299d7d483339d80809a1d804a7780001fffcb7fcfffffffe00000001");
 };
-inline constexpr ff::BigInt<4> kBls12381GlvLambda =
-    ff::parse_hex<4>("73eda753299d7d483339d80809a1d804a7780001fffcb7fcfffffffe00000001");
 
 }  // namespace detail
 
+// β per group (G2 takes β², the other primitive cube root, for the same λ).
 template <>
-struct Glv<bn254::G1Curve> {
-  static constexpr GlvLattice kLattice = detail::kBn254GlvLattice;
-  static constexpr ff::BigInt<4> kLambda = detail::kBn254GlvLambda;
+struct Glv<bn254::G1Curve> : detail::Bn254GlvScalars {
   static constexpr bn254::Fp beta() {
-    constexpr bn254::Fp v = bn254::detail::fp_hex(
-        "30644e72e131a0295e6dd9e7e0acccb0c28f069fbb966e3de4bd44e5607cfd48");
-    return v;
+    return bn254::detail::fp_hex("30644e72e131a0295e6dd9e7e0acccb0c28f069fbb966e3de4bd44e5607cfd48");
   }
 };
-
 template <>
-struct Glv<bn254::G2Curve> {
-  static constexpr GlvLattice kLattice = detail::kBn254GlvLattice;
-  static constexpr ff::BigInt<4> kLambda = detail::kBn254GlvLambda;
+struct Glv<bn254::G2Curve> : detail::Bn254GlvScalars {
   static constexpr bn254::Fp beta() {
-    constexpr bn254::Fp v = bn254::detail::fp_hex(
-        "59e26bcea0d48bacd4f263f1acdb5c4f5763473177fffffe");
-    return v;
+    return bn254::detail::fp_hex("59e26bcea0d48bacd4f263f1acdb5c4f5763473177fffffe");
   }
 };
-
 template <>
-struct Glv<bls12_381::G1Curve> {
-  static constexpr GlvLattice kLattice = detail::kBls12381GlvLattice;
-  static constexpr ff::BigInt<4> kLambda = detail::kBls12381GlvLambda;
+struct Glv<bls12_381::G1Curve> : detail::Bls12381GlvScalars {
   static constexpr bls12_381::Fp beta() {
-    constexpr bls12_381::Fp v = bls12_381::detail::fp_hex(
+    return bls12_381::detail::fp_hex(
         "5f19672fdf76ce51ba69c6076a0f77eaddb3a93be6f89688de17d813620a00022e01fffffffefffe");
-    return v;
   }
 };
-
 template <>
-struct Glv<bls12_381::G2Curve> {
-  static constexpr GlvLattice kLattice = detail::kBls12381GlvLattice;
-  static constexpr ff::BigInt<4> kLambda = detail::kBls12381GlvLambda;
+struct Glv<bls12_381::G2Curve> : detail::Bls12381GlvScalars {
   static constexpr bls12_381::Fp beta() {
-    constexpr bls12_381::Fp v = bls12_381::detail::fp_hex(
+    return bls12_381::detail::fp_hex(
         "1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd"
         "00000000aaac");
-    return v;
   }
 };
 

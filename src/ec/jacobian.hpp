@@ -139,34 +139,42 @@ struct Jacobian {
   CUZK_HD constexpr Jacobian& operator-=(const Jacobian& q) { return *this = *this - q; }
 };
 
-// Converts many points with one field inversion (Montgomery's trick): per point 3M for the
-// running products and 4M + 1S to unwind, plus one inversion in all. Infinities are allowed
-// and come out as (0, 0). The prefix products are parked in the output's x coordinates, so no
-// scratch memory is needed. Throws kInvalidInput if the spans differ in length.
+// Converts points[0..count) into out[0..count) with one field inversion (Montgomery's trick):
+// per point 3M for the running products and 4M + 1S to unwind, plus one inversion in all.
+// Infinities are allowed and come out as (0, 0). The prefix products are parked in the
+// output's x coordinates, so no scratch memory is needed; out must not overlap points. Host
+// and device: GPU kernels normalize a thread's run of points with it.
 template <class Curve>
-void batch_to_affine(std::span<const Jacobian<Curve>> points, std::span<Affine<Curve>> out) {
+CUZK_HD constexpr void batch_to_affine(const Jacobian<Curve>* points, Affine<Curve>* out,
+                                       size_t count) {
   using Field = typename Curve::Base;
-  if (points.size() != out.size()) {
-    CUZK_INVALID_INPUT("batch_to_affine: " + std::to_string(points.size()) +
-                       " points but room for " + std::to_string(out.size()));
-  }
   Field product = Field::one();
-  for (size_t i = 0; i < points.size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     if (points[i].is_infinity()) continue;
     out[i].x = product;  // Z_0 ··· Z_(i-1) over the finite points
     product *= points[i].Z;
   }
   Field inv = product.inverse();  // (Z_0 ··· Z_(n-1))⁻¹
-  for (size_t i = points.size(); i-- > 0;) {
+  for (size_t i = count; i-- > 0;) {
     if (points[i].is_infinity()) {
       out[i] = Affine<Curve>::infinity();
       continue;
     }
-    Field z_inv = inv * out[i].x;
+    const Field z_inv = inv * out[i].x;
     inv *= points[i].Z;
-    Field z_inv2 = z_inv.sqr();
+    const Field z_inv2 = z_inv.sqr();
     out[i] = {points[i].X * z_inv2, points[i].Y * z_inv2 * z_inv};
   }
+}
+
+// The same for spans; throws kInvalidInput if they differ in length.
+template <class Curve>
+void batch_to_affine(std::span<const Jacobian<Curve>> points, std::span<Affine<Curve>> out) {
+  if (points.size() != out.size()) {
+    CUZK_INVALID_INPUT("batch_to_affine: " + std::to_string(points.size()) +
+                       " points but room for " + std::to_string(out.size()));
+  }
+  batch_to_affine(points.data(), out.data(), points.size());
 }
 
 }  // namespace cuzk::ec

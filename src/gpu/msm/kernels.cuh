@@ -157,36 +157,21 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 
 // One row of a shifted table: out[j] = 2^c·in[j] for j < count. Thread t takes
 // kShiftPointsPerThread consecutive points: c doublings each in Jacobian coordinates (kept in
-// `scratch`), then one inversion for all of them (Montgomery's trick, the running products
-// parked in out[j].x until the backward sweep overwrites them). Infinity stays infinity.
+// `scratch`), then one inversion for all of them (ec::batch_to_affine). Infinity stays
+// infinity.
 template <class Curve>
 __global__ void __launch_bounds__(kThreadsPerBlock)
     shift_row(const ec::Affine<Curve>* in, size_t count, unsigned c, ec::Jacobian<Curve>* scratch,
               ec::Affine<Curve>* out) {
-  using Field = typename Curve::Base;
   const size_t first = thread_index() * kShiftPointsPerThread;
   if (first >= count) return;
   const size_t last = first + kShiftPointsPerThread < count ? first + kShiftPointsPerThread : count;
-  Field product = Field::one();
   for (size_t j = first; j < last; ++j) {
     ec::Jacobian<Curve> q = ec::Jacobian<Curve>::from_affine(in[j]);
     for (unsigned k = 0; k < c; ++k) q = q.dbl();
     scratch[j] = q;
-    out[j].x = product;
-    if (!q.is_infinity()) product *= q.Z;
   }
-  Field inv = product.inverse();
-  for (size_t j = last; j-- > first;) {
-    const ec::Jacobian<Curve> q = scratch[j];
-    if (q.is_infinity()) {
-      out[j] = ec::Affine<Curve>::infinity();
-      continue;
-    }
-    const Field z_inv = inv * out[j].x;
-    inv *= q.Z;
-    const Field z_inv2 = z_inv.sqr();
-    out[j] = {q.X * z_inv2, q.Y * z_inv2 * z_inv};
-  }
+  ec::batch_to_affine(scratch + first, out + first, last - first);
 }
 
 // Scalar classes: zero has zero words in either form; one is R (Montgomery) or 1 (canonical).
