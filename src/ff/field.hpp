@@ -101,6 +101,25 @@ CUZK_HD constexpr void mont_mul_cios(uint64_t r[N], const uint64_t a[N], const u
   bool keep_t = (t[N] == 0) && borrow;
   for (size_t j = 0; j < N; ++j) r[j] = keep_t ? t[j] : d[j];
 }
+
+#if defined(__CUDACC__)
+// An element as the device holds it: the host's N 64-bit limbs as 2N little-endian 32-bit
+// words, in registers.
+template <size_t W>
+struct DeviceWords {
+  uint32_t w[W];
+};
+
+template <size_t N>
+CUZK_HD constexpr DeviceWords<2 * N> words_of(const BigInt<N>& x) {
+  DeviceWords<2 * N> r{};
+  for (size_t i = 0; i < N; ++i) {
+    r.w[2 * i] = uint32_t(x.limb[i]);
+    r.w[2 * i + 1] = uint32_t(x.limb[i] >> 32);
+  }
+  return r;
+}
+#endif
 }  // namespace detail
 
 template <class Data>
@@ -510,16 +529,12 @@ class Field {
   // registers. Converting limb by limb (rather than reinterpreting the array) lets the compiler
   // keep both views in registers: each 64-bit limb splits into a register pair at no cost.
   static constexpr size_t kWords = 2 * kLimbs;
-  struct DeviceWords {
-    uint32_t w[kWords];
-  };
+  using DeviceWords = detail::DeviceWords<kWords>;
   static constexpr uint32_t kInv32 = uint32_t(kInv);  // -p⁻¹ mod 2^32 is the low word of -p⁻¹
 
   // Device code may use a host constexpr scalar but not index a host constexpr array (that
   // would reference host memory), so constants reach the device one scalar at a time, with
   // compile-time indices.
-  template <size_t I>
-  static constexpr uint32_t kModulusWord = uint32_t(kModulus.limb[I / 2] >> (32 * (I % 2)));
   template <size_t I>
   static constexpr uint64_t kModulusMinus2Limb = kModulusMinus2.limb[I];
 
@@ -538,13 +553,12 @@ class Field {
     for (size_t i = 0; i < kLimbs; ++i) r.mont[i] = d.w[2 * i] | (uint64_t(d.w[2 * i + 1]) << 32);
     return r;
   }
-  template <size_t... I>
-  CUZK_DEVICE static DeviceWords modulus_words(std::index_sequence<I...>) {
-    return DeviceWords{{kModulusWord<I>...}};
-  }
-  CUZK_DEVICE static DeviceWords modulus_words() {
-    return modulus_words(std::make_index_sequence<kWords>{});
-  }
+  // The modulus the device arithmetic uses, read from constant memory (kDeviceModulusWords,
+  // below the class) rather than written as immediates: ptxas specializes multiply-adds by
+  // immediate words such as 1 and 0xffffffff (BLS12-381 Fr has both) into longer sequences,
+  // while a constant-bank operand keeps every multiply-add one IMAD, as for any other word.
+  // tests/gpu/field_throughput_test.cu measures both.
+  CUZK_DEVICE static DeviceWords modulus_words();
 
   // a^(p-2) by square-and-multiply, most significant limb first, each limb an immediate (an
   // exponent array indexed at run time would live in local memory). The loop's branch depends
@@ -565,6 +579,19 @@ class Field {
   }
 #endif
 };
+
+#if defined(__CUDACC__)
+// One copy per translation unit's device module (cuzk compiles CUDA without relocatable device
+// code); all threads read the same words, which constant memory broadcasts.
+template <class Data>
+__constant__ detail::DeviceWords<2 * Data::kLimbs> kDeviceModulusWords =
+    detail::words_of(Field<Data>::kModulus);
+
+template <class Data>
+CUZK_DEVICE typename Field<Data>::DeviceWords Field<Data>::modulus_words() {
+  return kDeviceModulusWords<Data>;
+}
+#endif
 
 // `constexpr const` rather than `constexpr` alone: nvcc's front end drops `constexpr` when it
 // regenerates these definitions for the host compiler, which then needs the `const` to match
