@@ -86,6 +86,14 @@ class PartitionWork {
   virtual void stage(Stream& stream, const VramSlot& slot) = 0;
   virtual void compute(Stream& stream) = 0;
   virtual PartitionOutput finish() = 0;
+  // Whether the work keeps its own complete copy of the witness once prepared. The engine then
+  // releases a witness submitted by value, so that a partition in flight holds its witness once
+  // in host memory rather than twice.
+  virtual bool keeps_witness() const { return false; }
+  // The witness as the bytes of a .wtns file, made again from the work's copy: what a
+  // partition handed to another GPU after prepare is prepared from there. Called only when
+  // keeps_witness() is true.
+  virtual std::shared_ptr<const std::vector<uint8_t>> rebuild_witness() const { return nullptr; }
   double synthesis_ms = 0;  // host time of prepare, for the timings
 };
 

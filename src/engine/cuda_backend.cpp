@@ -4,12 +4,14 @@
 
 #include "engine/cuda_backend.hpp"
 
+#include <bit>
 #include <chrono>
 #include <variant>
 
 #include "engine/witness_input.hpp"
 #include "formats/curve.hpp"
 #include "formats/mapped_file.hpp"
+#include "formats/wtns.hpp"
 #include "formats/zkey.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/prover/resident_circuit.hpp"
@@ -154,6 +156,17 @@ class CudaWork : public PartitionWork {
   }
 
   uint64_t vram_bytes() const override { return staging_->buffers.bytes(); }
+
+  // The pinned witness is the whole witness in standard form (load_wtns_bytes checked it); a
+  // rebuild re-encodes it as a .wtns — a copy of the witness made only for a hand-back.
+  bool keeps_witness() const override { return true; }
+  std::shared_ptr<const std::vector<uint8_t>> rebuild_witness() const override {
+    using Fr = typename Curve::Fr;
+    const auto& pinned = staging_->witness;
+    std::vector<Fr> values(pinned.data(), pinned.data() + pinned.size());
+    for (Fr& v : values) v = Fr::from_int(std::bit_cast<typename Fr::Int>(v));
+    return std::make_shared<const std::vector<uint8_t>>(formats::wtns_to_bytes<Curve>(values));
+  }
 
   void stage(Stream& stream, const VramSlot& slot) override {
     auto& cuda = dynamic_cast<CudaStream&>(stream);

@@ -13,16 +13,14 @@ constexpr auto kBusyWindow = std::chrono::seconds(10);
 const char* const kStages[] = {"queue", "key_load", "synthesis", "stage",
                                "gpu",   "epilogue", "total"};
 
-std::string label(const char* key, const std::string& value) {
-  return std::string(key) + "=\"" + value + "\"";
-}
-
 void describe_metrics(Metrics& m) {
   using T = Metrics::Type;
   m.describe("cuzk_jobs_submitted_total", T::kCounter, "Jobs accepted, by priority.");
   m.describe("cuzk_jobs_completed_total", T::kCounter, "Jobs finished, by final state.");
   m.describe("cuzk_jobs_refused_total", T::kCounter, "Submissions refused, by reason.");
   m.describe("cuzk_partitions_completed_total", T::kCounter, "Partitions finished, by outcome.");
+  m.describe("cuzk_partitions_handed_back_total", T::kCounter,
+             "Partitions returned to the queue by a GPU leaving service, by GPU.");
   m.describe("cuzk_partition_stage_ms", T::kHistogram, "Wall milliseconds per partition stage.",
              {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000});
   m.describe("cuzk_queue_depth", T::kGauge, "Partitions waiting for a worker, by priority.");
@@ -160,6 +158,9 @@ void Engine::Impl::finish_partition(const std::shared_ptr<JobRecord>& job, uint3
   bool first_failure = false;
   {
     std::lock_guard lock(jobs_mutex);
+    // The witness goes with its partition, not with the job's retention: a retained job keeps
+    // its results only. (Only the thread settling a partition touches its input.)
+    job->spec.partitions[partition] = {};
     job->sum += times;
     if (outcome == JobState::kSucceeded) job->outputs[partition] = std::move(output);
     if (outcome == JobState::kCancelled) ++job->cancelled_partitions;

@@ -22,6 +22,11 @@
 
 namespace cuzk::engine {
 
+// One Prometheus label, `key="value"`, for Metrics' label text.
+inline std::string label(const char* key, const std::string& value) {
+  return std::string(key) + "=\"" + value + "\"";
+}
+
 struct JobRecord {
   JobId id = 0;
   uint64_t seq = 0;

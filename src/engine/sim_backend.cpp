@@ -165,6 +165,12 @@ class SimWork : public PartitionWork {
     }
     return {"sim-proof:" + witness_, {}};
   }
+  // Like the cuda backend, the work holds its own copy (the text), so the engine's release and
+  // rebuild of by-value witnesses run under the sim tests too.
+  bool keeps_witness() const override { return true; }
+  std::shared_ptr<const std::vector<uint8_t>> rebuild_witness() const override {
+    return std::make_shared<const std::vector<uint8_t>>(witness_.begin(), witness_.end());
+  }
 
  private:
   SimBackend& backend_;

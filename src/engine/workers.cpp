@@ -140,11 +140,22 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
           KeyHandle key = keys->acquire(job->spec.key_id);
           t.key_load_ms = ms_between(t0, Clock::now());
           boundary();
-          // prepare: host work, no lock.
-          auto work = backend->prepare(key.key(), job->spec.partitions[item.partition], device);
+          // prepare: host work, no lock. A witness submitted by value is released once the work
+          // holds its own copy; a hand-back gives the queue a copy made from the work's.
+          PartitionInput& input = job->spec.partitions[item.partition];
+          auto work = backend->prepare(key.key(), input, device);
+          const bool released = input.witness != nullptr && work->keeps_witness();
+          if (released) input.witness.reset();
+          const auto boundary_after_prepare = [&] {
+            if (stop()) throw Cancelled{};
+            if (leave.load()) {
+              if (released) input.witness = work->rebuild_witness();
+              throw HandBack{};
+            }
+          };
           t.synthesis_ms = work->synthesis_ms;
           tl.prepared = Clock::now();
-          boundary();
+          boundary_after_prepare();
           // stage: under mem, reserve the slot, order the stream after its previous owner's work,
           // enqueue the uploads. Nothing here waits for the device.
           GpuLocks& gpu = *locks[size_t(device)];
@@ -161,7 +172,8 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
           }
           tl.staged = Clock::now();
           t.stage_ms = ms_between(tl.prepared, tl.staged);
-          boundary();  // the last hand-back point: after it the partition computes here
+          // The last hand-back point: after it the partition computes here.
+          boundary_after_prepare();
           // compute: under compute, enqueue the kernels and the download and wait for this stream's
           // own event (DESIGN.md §2.1), so that the partitions' kernels follow each other on the
           // GPU while the other workers prepare and upload; then the slot goes back with that
@@ -184,6 +196,7 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
         error);
   } catch (const HandBack&) {
     // Everything it held is released (the guards above); the partition waits for another GPU.
+    metrics.add("cuzk_partitions_handed_back_total", 1, label("gpu", std::to_string(device)));
     scheduler->requeue(item);
     return;
   }

@@ -244,5 +244,50 @@ TEST(EngineSim, StoppedGpuLosesNoJob) {
   expect_nothing_held(e, "after stopping a GPU");
 }
 
+// A witness submitted by value is held once while its partition is in flight: the engine drops
+// its reference as soon as prepare has copied it (here: while the modeled kernels still run),
+// and a retained job keeps no witness at all.
+TEST(EngineSim, ByValueWitnessIsReleasedOncePrepared) {
+  SimOptions s = small_sim(10'000.0);  // 200 ms of kernels per partition
+  auto e = make_sim_engine(small_engine(1), s, 1);
+  const std::string text = "released-once-prepared";
+  auto bytes = std::make_shared<const std::vector<uint8_t>>(text.begin(), text.end());
+  const std::weak_ptr<const std::vector<uint8_t>> held = bytes;
+  JobSpec spec;
+  spec.key_id = "key0";
+  spec.partitions.push_back({std::move(bytes)});
+  const JobId id = e.engine->submit(std::move(spec));
+  for (int i = 0; i < 100'000 && !held.expired(); ++i) std::this_thread::sleep_for(100us);
+  ASSERT_TRUE(held.expired()) << "the engine still holds the witness after 10 s";
+  EXPECT_FALSE(is_final(e.engine->await(id, 0ms).state))
+      << "the witness was released only when the job finished";
+  const JobResult r = e.engine->await(id, 60s);
+  ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
+  EXPECT_EQ(r.partitions.at(0).proof, "sim-proof:" + text);
+  expect_nothing_held(e, "after a released witness");
+}
+
+// A partition handed back after prepare (its GPU left service while it was being prepared) is
+// proved elsewhere from the witness its work rebuilt, the submitted bytes being gone by then.
+TEST(EngineSim, HandBackAfterPrepareRebuildsTheWitness) {
+  SimOptions s = small_sim();
+  s.prepare_us = 300'000;
+  auto e = make_sim_engine(small_engine(1), s, 1);
+  const JobId id = e.engine->submit(job("key0", {"first", "second"}));
+  std::this_thread::sleep_for(100ms);  // each GPU's worker is inside prepare with one partition
+  ASSERT_TRUE(e.engine->stop_gpu(1));
+  const JobResult r = e.engine->await(id, 60s);
+  ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
+  EXPECT_EQ(r.partitions.at(0).proof, "sim-proof:first");
+  EXPECT_EQ(r.partitions.at(1).proof, "sim-proof:second");
+  EXPECT_NE(e.engine->metrics_text().find("cuzk_partitions_handed_back_total{gpu=\"1\"} 1"),
+            std::string::npos)
+      << e.engine->metrics_text();
+  for (const auto& [witness, count] : e.sim->finish_counts()) {
+    EXPECT_EQ(count, 1) << witness << " finished " << count << " times";
+  }
+  expect_nothing_held(e, "after a hand-back");
+}
+
 }  // namespace
 }  // namespace cuzk::engine::test

@@ -1,7 +1,8 @@
 // The engine on the cuda backend: real proofs from concurrent clients on both curves, verified
 // (the suite shared with the cpu backend, tests/engine/real_proofs_suite.hpp), with keys resident
 // in VRAM and no VRAM slot left behind; a job cancelled while its partitions run leaves nothing
-// reserved; K = 1..4 workers per GPU all give verifying proofs; with two GPUs, partitions of one
+// reserved; K = 1..4 workers per GPU all give verifying proofs; a prepared partition rebuilds
+// its submitted witness (for a hand-back); with two GPUs, partitions of one
 // job run on both, every proof verifies, and a GPU taken out of service mid-run loses no job.
 // Skips without a GPU (the two-GPU test without a second one).
 
@@ -99,6 +100,22 @@ TEST_F(CudaEngine, CancelledJobLeavesNothingReserved) {
   ASSERT_EQ(ra.state, JobState::kSucceeded) << ra.error_message;
   test::expect_verifies(c, ra.partitions[0], "after a cancellation");
   engine->shutdown(ShutdownMode::kDrain);
+}
+
+// The engine releases a by-value witness once prepare has copied it into pinned memory, and a
+// partition handed to another GPU is prepared there from the witness its work rebuilds: that
+// rebuild must give back the submitted .wtns (here byte for byte, as both come from one writer).
+// One GPU cannot hand a partition to another, so this checks the rebuild directly.
+TEST_F(CudaEngine, PreparedWorkRebuildsTheSubmittedWitness) {
+  CUZK_SKIP_WITHOUT_GPU();
+  const auto c = test::make_circuit<formats::Bls12_381>(dir_, cuzk::test::seed());
+  auto backend = CudaBackend::create({});
+  const auto key = backend->load_key({c.zkey_path}, KeyTier::kVram);
+  const auto work = backend->prepare(*key, test::input(c.witnesses[0]), 0);
+  ASSERT_TRUE(work->keeps_witness());
+  const auto rebuilt = work->rebuild_witness();
+  ASSERT_NE(rebuilt, nullptr);
+  EXPECT_TRUE(*rebuilt == c.witnesses[0]) << "the rebuilt .wtns differs from the submitted one";
 }
 
 TEST_F(CudaEngine, TwoGpusShareAJobAndAStoppedGpuLosesNothing) {
