@@ -238,7 +238,7 @@ class Field {
 #if defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
       DeviceWords a = to_words(*this), b = to_words(o), r;
-      ptx::mont_mul<kWords>(r.w, a.w, b.w, modulus_words().w, kInv32);
+      ptx::mont_mul<kWords>(r.w, a.w, b.w, modulus_words().w, device_inv32());
       return from_words(r);
     }
 #elif CUZK_FF_MONT_X86
@@ -260,7 +260,7 @@ class Field {
 #if defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
       DeviceWords a = to_words(*this), r;
-      ptx::mont_sqr<kWords>(r.w, a.w, modulus_words().w, kInv32);
+      ptx::mont_sqr<kWords>(r.w, a.w, modulus_words().w, device_inv32());
       return from_words(r);
     }
 #elif CUZK_FF_MONT_X86
@@ -536,6 +536,8 @@ class Field {
   // would reference host memory), so constants reach the device one scalar at a time, with
   // compile-time indices.
   template <size_t I>
+  static constexpr uint32_t kModulusWord = uint32_t(kModulus.limb[I / 2] >> (32 * (I % 2)));
+  template <size_t I>
   static constexpr uint64_t kModulusMinus2Limb = kModulusMinus2.limb[I];
 
   CUZK_DEVICE static DeviceWords to_words(const Field& f) {
@@ -553,12 +555,20 @@ class Field {
     for (size_t i = 0; i < kLimbs; ++i) r.mont[i] = d.w[2 * i] | (uint64_t(d.w[2 * i + 1]) << 32);
     return r;
   }
-  // The modulus the device arithmetic uses, read from constant memory (kDeviceModulusWords,
-  // below the class) rather than written as immediates: ptxas specializes multiply-adds by
-  // immediate words such as 1 and 0xffffffff (BLS12-381 Fr has both) into longer sequences,
-  // while a constant-bank operand keeps every multiply-add one IMAD, as for any other word.
-  // tests/gpu/field_throughput_test.cu measures both.
-  CUZK_DEVICE static DeviceWords modulus_words();
+  template <size_t... I>
+  CUZK_DEVICE static DeviceWords modulus_words(std::index_sequence<I...>) {
+    return DeviceWords{{kModulusWord<I>...}};
+  }
+  CUZK_DEVICE static DeviceWords modulus_words() {
+    return modulus_words(std::make_index_sequence<kWords>{});
+  }
+  // -p⁻¹ mod 2^32 as the device products use it: read from constant memory (kDeviceInv32,
+  // below the class) rather than written as an immediate. For BLS12-381 Fr it is 0xffffffff;
+  // as an immediate ptxas turns each m = t_0·inv into a negation and then no longer fuses the
+  // m·p rows into wide multiply-adds (178 IMAD per product instead of 137, 51 against 58·10⁹
+  // products/s on an H200). Opaque, every field gets the same code; the other fields measured
+  // the same either way (tests/gpu/field_throughput_test.cu compares both).
+  CUZK_DEVICE static uint32_t device_inv32();
 
   // a^(p-2) by square-and-multiply, most significant limb first, each limb an immediate (an
   // exponent array indexed at run time would live in local memory). The loop's branch depends
@@ -582,14 +592,13 @@ class Field {
 
 #if defined(__CUDACC__)
 // One copy per translation unit's device module (cuzk compiles CUDA without relocatable device
-// code); all threads read the same words, which constant memory broadcasts.
+// code); all threads read the same word, which constant memory broadcasts.
 template <class Data>
-__constant__ detail::DeviceWords<2 * Data::kLimbs> kDeviceModulusWords =
-    detail::words_of(Field<Data>::kModulus);
+__constant__ uint32_t kDeviceInv32 = uint32_t(Field<Data>::kInv);
 
 template <class Data>
-CUZK_DEVICE typename Field<Data>::DeviceWords Field<Data>::modulus_words() {
-  return kDeviceModulusWords<Data>;
+CUZK_DEVICE uint32_t Field<Data>::device_inv32() {
+  return kDeviceInv32<Data>;
 }
 #endif
 

@@ -160,12 +160,13 @@ CUZK_DEVICE void square_cross_rows(uint32_t* even, uint32_t* odd, const uint32_t
 // Cost: 4W² + 7W − 1 instructions, 4W² + W of them multiplications or multiply-adds
 // (W = 8: 311, W = 12: 659).
 //
-// Measured on an H200 (2^20 threads, chains of 256 dependent products): 26.5·10⁹/s for
-// BLS12-381 Fp, 58.7·10⁹/s for BN254 Fp and Fr, but 51.2·10⁹/s for BLS12-381 Fr, whose
-// modulus has the words 1 and 0xffffffff and whose -p⁻¹ mod 2^32 is 0xffffffff: ptxas
-// specializes the multiply-adds by those constants and emits more of them (178 IMAD against
-// 137 for BN254 in the SASS of the same loop). Keeping such constants opaque to the compiler
-// (sppark reads them from constant memory) is the known remedy, not applied yet.
+// Measured on an H200 (2^20 threads, chains of 256 dependent products): 26.6·10⁹/s for
+// BLS12-381 Fp, 58.5·10⁹/s for BN254 Fp and Fr, and 58.3·10⁹/s for BLS12-381 Fr once its
+// inv = 0xffffffff is opaque to the compiler (Field::device_inv32 reads it from constant
+// memory). As an immediate, ptxas turns m = t_0·inv into a negation and then leaves the m·p
+// rows as separate low and high multiply-adds instead of wide ones (178 IMAD against 137 in
+// the SASS of the same loop): 51.1·10⁹/s. The modulus words themselves (1 and 0xffffffff among
+// them) cost nothing as immediates: from constant memory they measured the same.
 template <size_t W>
 CUZK_DEVICE void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
                           uint32_t inv) {
