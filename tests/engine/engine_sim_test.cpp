@@ -274,7 +274,13 @@ TEST(EngineSim, HandBackAfterPrepareRebuildsTheWitness) {
   s.prepare_us = 300'000;
   auto e = make_sim_engine(small_engine(1), s, 1);
   const JobId id = e.engine->submit(job("key0", {"first", "second"}));
-  std::this_thread::sleep_for(100ms);  // each GPU's worker is inside prepare with one partition
+  // Both workers hold their partition's host bytes (taken just before the key and prepare)...
+  const uint64_t both = 2 * uint64_t(s.host_bytes_per_constraint * kPartitionConstraints);
+  for (int i = 0; i < 100'000 && e.engine->status().host_in_use < both; ++i) {
+    std::this_thread::sleep_for(100us);
+  }
+  ASSERT_EQ(e.engine->status().host_in_use, both) << "the partitions did not both start";
+  std::this_thread::sleep_for(50ms);  // ... and are inside the 300 ms prepare
   ASSERT_TRUE(e.engine->stop_gpu(1));
   const JobResult r = e.engine->await(id, 60s);
   ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
