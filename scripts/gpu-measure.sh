@@ -21,6 +21,12 @@
 #                scalars, plain and shifted) for each occupancy bound of the accumulation kernel
 #                in MIN_BLOCKS (default 0 3 4 5): $OUT/msm_min_blocks_<b>.json
 #   partition    bench_gpu_prove at PARTITION_LOGS (default 27): $OUT/prove_<logs>.json
+#   streamed-msm the MSM on bases in pinned host memory (a streamed key's), G1 at 2^24 and 2^26
+#                and G2 at 2^24 (BLS12-381, random and porep scalars), staged in chunks of 2^k
+#                points for k in CHUNK_LOGS (default 20 22 24), next to the plain copy of the
+#                bases and the device-resident MSM: $OUT/msm_streamed.json
+#   engine-pinned the engine with the key in pinned host memory and with it in VRAM, 2^LOG_N
+#                porep partitions (default 24), K = 2: $OUT/engine_<tier>_2p<LOG_N>.json
 #
 # Environment: OUT (default BUILD_DIR/gpu-measure), CUZK_BENCH_COMMIT / CUZK_BENCH_DATE label the
 # JSON. .deps/ in the repository root is used as in scripts/gpu-check.sh.
@@ -104,6 +110,20 @@ for step in "$@"; do
     partition)
       logs=${PARTITION_LOGS:-27}
       "$BUILD_DIR/bench/gpu/prover/bench_gpu_prove" --runs 3 --json "$OUT/prove_${logs// /_}.json" $logs || status=1
+      ;;
+    streamed-msm)
+      chunks=${CHUNK_LOGS:-20 22 24}
+      "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24,26 --g2 24 --curves bls12_381 \
+        --shapes random,porep --runs 5 --no-shifted --pinned-chunks "${chunks// /,}" \
+        --json "$OUT/msm_streamed.json" >"$OUT/msm_streamed.log" 2>&1 || status=1
+      grep -E "^(#|bls12)" "$OUT/msm_streamed.log"
+      ;;
+    engine-pinned)
+      log_n=${LOG_N:-24}
+      for tier in pinned vram; do
+        "$BUILD_DIR/bench/gpu/engine/bench_engine_throughput" --workers 2 --partitions 8 \
+          --key-tier $tier --json "$OUT/engine_${tier}_2p$log_n.json" "$log_n" || status=1
+      done
       ;;
     *) fail "unknown step $step" ;;
   esac

@@ -1,7 +1,7 @@
 #pragma once
 // The device abstraction the engine schedules against. Three implementations: `sim` (a GPU
-// test double, sim_backend.hpp), `cpu` (the CPU prover, cpu_backend.hpp) and, later, `cuda`
-// (the GPU prover): the seam for it is exactly this header.
+// test double, sim_backend.hpp), `cpu` (the CPU prover, cpu_backend.hpp) and `cuda` (the GPU
+// prover, cuda_backend.hpp).
 //
 // A backend with devices (sim, cuda) runs a partition in four calls, made by one GPU worker:
 //   prepare  (host, no lock)       Backend::prepare → PartitionWork: parse the witness, size
@@ -25,6 +25,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,6 +64,9 @@ struct VramSlot {
 
 enum class KeyTier : uint8_t { kVram = 0, kPinned = 1, kMmap = 2, kDisk = 3 };
 std::string_view key_tier_name(KeyTier tier);  // "vram", "pinned", "mmap", "disk"
+
+// Bytes a loaded key takes from each tier's budget.
+using TierBytes = std::map<KeyTier, uint64_t>;
 
 // Where a key comes from: a file (.zkey for cpu; cuda will add .params), or, for sim, a
 // modeled size. The curve is found from the file.
@@ -117,9 +121,12 @@ class Backend {
   virtual void carve_vram_arena(int device, uint64_t bytes) = 0;
   virtual std::unique_ptr<Stream> create_stream(int device) = 0;
 
-  // The bytes the key will occupy once loaded (for the key store's budget, before loading);
-  // throws kNotFound / kInvalidInput for a missing or bad file.
-  virtual uint64_t key_bytes(const KeySource& source) const = 0;
+  // What the key takes from each tier's budget once loaded into `tier` (for the key store,
+  // before loading): its own bytes in `tier`, and what it needs in other tiers meanwhile — a
+  // cuda key streamed from pinned host memory still keeps its matrices and NTT domain in VRAM
+  // on every GPU. Empty when this backend cannot keep the key in `tier`. Throws kNotFound /
+  // kInvalidInput for a missing or bad file.
+  virtual TierBytes key_charges(const KeySource& source, KeyTier tier) const = 0;
   virtual std::shared_ptr<const LoadedKey> load_key(const KeySource& source, KeyTier tier) = 0;
 
   // Devices: host-side preparation of one partition (throws kInvalidInput for a bad witness).
@@ -130,8 +137,9 @@ class Backend {
   virtual PartitionOutput prove_on_host(const LoadedKey& key, const PartitionInput& input,
                                         const std::atomic<bool>& cancelled, StageTimes& times) = 0;
   // What one partition of a key needs while it runs: host memory (from taking it off the queue
-  // to its completion) and its VRAM slot (devices only; 0 for cpu). Known before the key is
-  // loaded, so that submit can refuse a job that can never fit.
+  // to its completion) and its VRAM slot (devices only; 0 for cpu; the largest over the tiers
+  // the key may be loaded into). Known before the key is loaded, so that submit can refuse a
+  // job that can never fit.
   virtual uint64_t partition_host_bytes(const KeySource& source) const = 0;
   virtual uint64_t partition_vram_bytes(const KeySource& source) const = 0;
 };

@@ -95,9 +95,10 @@ CpuBackend::KeyShape CpuBackend::shape(const KeySource& source) const {
   return shape;
 }
 
-uint64_t CpuBackend::key_bytes(const KeySource& source) const {
+TierBytes CpuBackend::key_charges(const KeySource& source, KeyTier tier) const {
   // The decoded key takes about what the file does (points are stored as they are in memory).
-  return shape(source).file_bytes;
+  if (tier != KeyTier::kPinned) return {};
+  return {{KeyTier::kPinned, shape(source).file_bytes}};
 }
 
 uint64_t CpuBackend::partition_host_bytes(const KeySource& source) const {
@@ -114,7 +115,7 @@ std::shared_ptr<const LoadedKey> CpuBackend::load_key(const KeySource& source, K
   formats::ZkeyReadOptions read;
   read.subgroup_check =
       options_.check_key_subgroups ? io::SubgroupCheck::kOn : io::SubgroupCheck::kOff;
-  const uint64_t bytes = key_bytes(source);
+  const uint64_t bytes = shape(source).file_bytes;
   return formats::with_curve(formats::sniff_curve(source.path), [&](auto curve) {
     using Curve = decltype(curve);
     return std::shared_ptr<const LoadedKey>(

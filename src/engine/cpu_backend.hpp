@@ -33,7 +33,7 @@ class CpuBackend : public Backend {
   std::vector<KeyTier> key_tiers() const override { return {KeyTier::kPinned}; }
   void carve_vram_arena(int device, uint64_t bytes) override;
   std::unique_ptr<Stream> create_stream(int device) override;
-  uint64_t key_bytes(const KeySource& source) const override;
+  TierBytes key_charges(const KeySource& source, KeyTier tier) const override;
   std::shared_ptr<const LoadedKey> load_key(const KeySource& source, KeyTier tier) override;
   std::unique_ptr<PartitionWork> prepare(const LoadedKey& key, const PartitionInput& input,
                                          int device) override;

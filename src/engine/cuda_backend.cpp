@@ -4,6 +4,7 @@
 
 #include "engine/cuda_backend.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <variant>
@@ -79,16 +80,17 @@ struct Staging {
   gpu::prover::PartitionBuffers<Curve> buffers;
 };
 
-// A key resident on every device, with its pool of staging per device.
+// A key on every device (its points in VRAM on each, or one copy in pinned host memory that
+// every device streams from), with its pool of staging per device.
 template <class Curve>
 class CudaKey : public LoadedKey {
  public:
   using Resident = gpu::prover::ResidentCircuit<Curve>;
 
-  CudaKey(std::vector<std::unique_ptr<Resident>> devices, uint64_t bytes)
-      : devices_(std::move(devices)), bytes_(bytes), pools_(devices_.size()) {}
+  CudaKey(std::vector<std::unique_ptr<Resident>> devices, uint64_t bytes, KeyTier tier)
+      : devices_(std::move(devices)), bytes_(bytes), tier_(tier), pools_(devices_.size()) {}
   uint64_t bytes() const override { return bytes_; }
-  KeyTier tier() const override { return KeyTier::kVram; }
+  KeyTier tier() const override { return tier_; }
   const Resident& on(int device) const { return *devices_.at(size_t(device)); }
 
   std::unique_ptr<Staging<Curve>> take_staging(int device) const {
@@ -123,6 +125,7 @@ class CudaKey : public LoadedKey {
 
   std::vector<std::unique_ptr<Resident>> devices_;
   uint64_t bytes_;
+  KeyTier tier_;
   mutable std::mutex mutex_;
   mutable std::vector<std::vector<std::unique_ptr<Staging<Curve>>>> pools_;
 };
@@ -249,10 +252,14 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
     matrices.header = sections.header;
     matrices.coefficients = formats::decode_coefficients<Curve>(sections);
     const auto host = gpu::prover::host_circuit_from_zkey(matrices);
-    const auto partition = gpu::prover::partition_shape(host);
-    shape.device_bytes = gpu::prover::footprint(sections.header).bytes() + host.bytes() +
-                         gpu::prover::kDomainBytesBound;
-    shape.partition_bytes = gpu::prover::PartitionBuffers<Curve>::bytes_for(partition);
+    using Buffers = gpu::prover::PartitionBuffers<Curve>;
+    shape.circuit_bytes = host.bytes() + gpu::prover::kDomainBytesBound;
+    shape.points_bytes = gpu::prover::footprint(sections.header).bytes();
+    // A streamed key's MSMs stage their bases through the slot: the larger of the two.
+    shape.partition_bytes = std::max(
+        Buffers::bytes_for(gpu::prover::partition_shape(host, gpu::prover::KeyResidency::kDevice)),
+        Buffers::bytes_for(
+            gpu::prover::partition_shape(host, gpu::prover::KeyResidency::kStreamed)));
     shape.witness_bytes = uint64_t(host.n_vars) * sizeof(Fr);
   });
   std::lock_guard lock(mutex_);
@@ -260,8 +267,16 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
   return shape;
 }
 
-uint64_t CudaBackend::key_bytes(const KeySource& source) const {
-  return shape(source).device_bytes;
+TierBytes CudaBackend::key_charges(const KeySource& source, KeyTier tier) const {
+  const KeyShape s = shape(source);
+  switch (tier) {
+    case KeyTier::kVram:
+      return {{KeyTier::kVram, s.circuit_bytes + s.points_bytes}};
+    case KeyTier::kPinned:
+      return {{KeyTier::kPinned, s.points_bytes}, {KeyTier::kVram, s.circuit_bytes}};
+    default:
+      return {};
+  }
 }
 
 uint64_t CudaBackend::partition_vram_bytes(const KeySource& source) const {
@@ -275,8 +290,8 @@ uint64_t CudaBackend::partition_host_bytes(const KeySource& source) const {
 }
 
 std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, KeyTier tier) {
-  if (tier != KeyTier::kVram) {
-    CUZK_THROW(ErrorKind::kInternal, "cuda backend: keys are resident in VRAM only");
+  if (tier != KeyTier::kVram && tier != KeyTier::kPinned) {
+    CUZK_THROW(ErrorKind::kInternal, "cuda backend: keys live in VRAM or pinned host memory");
   }
   require_zkey(source);
   formats::ZkeyReadOptions read;
@@ -284,16 +299,23 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
       options_.check_key_subgroups ? io::SubgroupCheck::kOn : io::SubgroupCheck::kOff;
   return formats::with_curve(formats::sniff_curve(source.path), [&](auto curve) {
     using Curve = decltype(curve);
+    using Resident = gpu::prover::ResidentCircuit<Curve>;
     const auto zkey = formats::read_zkey<Curve>(source.path, read);
-    std::vector<std::unique_ptr<gpu::prover::ResidentCircuit<Curve>>> resident;
-    uint64_t bytes = 0;
+    // Pinned: the points once in pinned host memory (portable), shared by every device.
+    std::shared_ptr<const gpu::prover::DeviceProvingKey<Curve>> streamed;
+    if (tier == KeyTier::kPinned) {
+      streamed = std::make_shared<const gpu::prover::DeviceProvingKey<Curve>>(
+          gpu::prover::DeviceProvingKey<Curve>::upload(zkey, gpu::prover::KeyResidency::kStreamed));
+    }
+    std::vector<std::unique_ptr<Resident>> resident;
     for (int d = 0; d < device_count(); ++d) {
       use_device(d);
-      resident.push_back(std::make_unique<gpu::prover::ResidentCircuit<Curve>>(
-          gpu::prover::ResidentCircuit<Curve>::from_zkey(zkey)));
-      bytes = resident.back()->device_bytes();
+      resident.push_back(std::make_unique<Resident>(
+          streamed != nullptr ? Resident::from_zkey(zkey, streamed) : Resident::from_zkey(zkey)));
     }
-    auto key = std::make_shared<CudaKey<Curve>>(std::move(resident), bytes);
+    const uint64_t bytes =
+        streamed != nullptr ? streamed->bytes() : resident.front()->device_bytes();
+    auto key = std::make_shared<CudaKey<Curve>>(std::move(resident), bytes, tier);
     key->make_staging_ahead(options_.staging_per_device);
     return std::shared_ptr<const LoadedKey>(std::move(key));
   });

@@ -2,12 +2,15 @@
 // `cuda`: the engine on NVIDIA GPUs, through the GPU prover (src/gpu/prover). Built only where
 // nvcc was found (CUZK_WITH_CUDA_BACKEND); the engine itself does not depend on it.
 //
-// Keys: snarkjs .zkey files, resident in VRAM on every device (KeyTier::kVram): the constraint
-// matrices from the key's coefficient section, the five point queries and the NTT domain
-// (gpu/prover/resident_circuit.hpp). key_bytes() decodes only the header and the coefficient
-// section, so the budget is exact before anything is uploaded. Streaming keys from pinned
-// host memory (for keys larger than the VRAM left) is not implemented: such a key is refused
-// with kResourceExhausted by the key store.
+// Keys: snarkjs .zkey files, on every device: the constraint matrices from the key's
+// coefficient section and the NTT domain always in VRAM (gpu/prover/resident_circuit.hpp); the
+// five point queries either in VRAM too (KeyTier::kVram), or, for a key the VRAM budget cannot
+// hold, once in pinned host memory (KeyTier::kPinned), shared by every device, each MSM
+// streaming its bases through two staging buffers of the partition's slot. The key store picks
+// the tier from its budgets (VRAM first); budgets are the override. key_charges() decodes
+// only the header and the coefficient section, so the budgets are exact before anything is
+// uploaded: a pinned key charges its points to the pinned budget and its matrices and domain
+// to the VRAM budget (on every GPU).
 //
 // A partition, in the four calls of backend.hpp:
 //   prepare   the .wtns bytes, checked, into a pinned staging buffer (no lock)
@@ -59,10 +62,10 @@ class CudaBackend : public Backend {
   std::string name() const override { return "cuda"; }
   int device_count() const override { return int(devices_.size()); }
   DeviceDescription describe(int device) const override;
-  std::vector<KeyTier> key_tiers() const override { return {KeyTier::kVram}; }
+  std::vector<KeyTier> key_tiers() const override { return {KeyTier::kVram, KeyTier::kPinned}; }
   void carve_vram_arena(int device, uint64_t bytes) override;
   std::unique_ptr<Stream> create_stream(int device) override;
-  uint64_t key_bytes(const KeySource& source) const override;
+  TierBytes key_charges(const KeySource& source, KeyTier tier) const override;
   std::shared_ptr<const LoadedKey> load_key(const KeySource& source, KeyTier tier) override;
   std::unique_ptr<PartitionWork> prepare(const LoadedKey& key, const PartitionInput& input,
                                          int device) override;
@@ -74,10 +77,11 @@ class CudaBackend : public Backend {
   // The arena's base address on `device` (null before carve_vram_arena).
   std::byte* arena_base(int device) const { return devices_.at(size_t(device)).arena; }
 
-  // What key_bytes() learned of a key (cached per path).
+  // What key_charges() learned of a key (cached per path).
   struct KeyShape {
-    uint64_t device_bytes = 0;     // resident on one device
-    uint64_t partition_bytes = 0;  // one partition's slot
+    uint64_t circuit_bytes = 0;    // matrices and NTT domain, on each device
+    uint64_t points_bytes = 0;     // the five queries, in VRAM or pinned memory
+    uint64_t partition_bytes = 0;  // one partition's slot (the larger, streamed or not)
     uint64_t witness_bytes = 0;    // the pinned witness
   };
 

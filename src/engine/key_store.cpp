@@ -1,6 +1,7 @@
 #include "engine/key_store.hpp"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 namespace cuzk::engine {
@@ -8,7 +9,8 @@ namespace cuzk::engine {
 struct KeyStore::Entry {
   KeyId id;
   KeySource source;
-  uint64_t bytes = 0;
+  std::map<KeyTier, TierBytes> charges;  // per tier the backend can keep it in
+  TierBytes held;                        // the charges of the tier it is loaded in
   std::shared_ptr<const LoadedKey> loaded;
   KeyTier tier = KeyTier::kDisk;
   int refs = 0;
@@ -55,9 +57,44 @@ std::unique_ptr<KeyStore> KeyStore::create(const Options& options, Backend& back
   return std::unique_ptr<KeyStore>(new KeyStore(options, backend));
 }
 
+namespace {
+
+// "vram 1024", "pinned 900 + vram 124": a key's charges when loaded into `tier`, that tier
+// first, for messages.
+std::string describe(KeyTier tier, const TierBytes& charges) {
+  std::string out;
+  if (auto own = charges.find(tier); own != charges.end()) {
+    out = std::string(key_tier_name(tier)) + " " + std::to_string(own->second);
+  }
+  for (const auto& [other, bytes] : charges) {
+    if (other == tier) continue;
+    out += (out.empty() ? "" : " + ") + std::string(key_tier_name(other)) + " " +
+           std::to_string(bytes);
+  }
+  return out;
+}
+
+// The bytes a key holds in `tier` itself among its charges for that tier.
+uint64_t own_bytes(const std::map<KeyTier, TierBytes>& charges, KeyTier tier) {
+  auto c = charges.find(tier);
+  if (c == charges.end()) return 0;
+  auto b = c->second.find(tier);
+  return b == c->second.end() ? 0 : b->second;
+}
+
+}  // namespace
+
 void KeyStore::register_key(const KeyId& id, const KeySource& source) {
   if (id.empty()) CUZK_INVALID_INPUT("key store: a key id must not be empty");
-  const uint64_t bytes = backend_.key_bytes(source);  // may read a file: outside the lock
+  std::map<KeyTier, TierBytes> charges;  // may read a file: outside the lock
+  for (KeyTier tier : backend_.key_tiers()) {
+    TierBytes c = backend_.key_charges(source, tier);
+    if (!c.empty()) charges.emplace(tier, std::move(c));
+  }
+  if (charges.empty()) {
+    CUZK_INVALID_INPUT("key '" + id + "': the " + backend_.name() +
+                       " backend can keep it in none of its key tiers");
+  }
   std::lock_guard lock(mutex_);
   if (auto it = entries_.find(id); it != entries_.end()) {
     const auto& old = it->second->source;
@@ -69,7 +106,7 @@ void KeyStore::register_key(const KeyId& id, const KeySource& source) {
   auto entry = std::make_shared<Entry>();
   entry->id = id;
   entry->source = source;
-  entry->bytes = bytes;
+  entry->charges = std::move(charges);
   entries_.emplace(id, std::move(entry));
 }
 
@@ -105,40 +142,34 @@ KeyHandle KeyStore::acquire(const KeyId& id) {
       loaded_.wait(lock);
       continue;
     }
-    // Choose the best tier that can take the key, evicting unused keys of that tier (LRU).
+    // Choose the best tier whose budgets can take the key, evicting unused keys (LRU).
     std::optional<KeyTier> chosen;
     for (KeyTier tier : backend_.key_tiers()) {
-      const uint64_t cap = budget(tier);
-      if (entry->bytes > cap) continue;
+      auto charges = entry->charges.find(tier);
+      if (charges == entry->charges.end()) continue;
       std::vector<Entry*> victims;
-      uint64_t free_bytes = cap - used_[tier];
-      for (auto& [other_id, other] : entries_) {
-        if (other->loaded && other->tier == tier && other->refs == 0 && !other->loading) {
-          victims.push_back(other.get());
-        }
-      }
-      std::sort(victims.begin(), victims.end(),
-                [](const Entry* a, const Entry* b) { return a->last_use < b->last_use; });
-      size_t needed = 0;
-      uint64_t reclaimable = free_bytes;
-      while (reclaimable < entry->bytes && needed < victims.size()) {
-        reclaimable += victims[needed++]->bytes;
-      }
-      if (reclaimable < entry->bytes) continue;
-      for (size_t i = 0; i < needed; ++i) {
-        used_[tier] -= victims[i]->bytes;
-        evicted.push_back(std::move(victims[i]->loaded));
-        victims[i]->tier = KeyTier::kDisk;
+      if (!make_room_locked(charges->second, victims)) continue;
+      for (Entry* victim : victims) {
+        uncharge_locked(*victim);
+        evicted.push_back(std::move(victim->loaded));
+        victim->tier = KeyTier::kDisk;
       }
       chosen = tier;
       break;
     }
     if (!chosen) {
+      std::string needs;
+      for (const auto& [tier, charges] : entry->charges) {
+        needs += (needs.empty() ? "" : "; or ") + describe(tier, charges);
+      }
       CUZK_THROW(ErrorKind::kResourceExhausted,
-                 "key '" + id + "' (" + std::to_string(entry->bytes) +
-                     " bytes) fits in no key tier, even after evicting every key not in use");
+                 "key '" + id +
+                     "' fits in no key tier, even after evicting every key not in use (it "
+                     "needs, in bytes: " +
+                     needs + ")");
     }
-    used_[*chosen] += entry->bytes;
+    entry->held = entry->charges.at(*chosen);
+    for (const auto& [tier, bytes] : entry->held) used_[tier] += bytes;
     entry->loading = true;
     lock.unlock();
     evicted.clear();
@@ -147,7 +178,7 @@ KeyHandle KeyStore::acquire(const KeyId& id) {
       key = backend_.load_key(entry->source, *chosen);
     } catch (...) {
       lock.lock();
-      used_[*chosen] -= entry->bytes;
+      uncharge_locked(*entry);
       entry->loading = false;
       loaded_.notify_all();
       throw;
@@ -159,6 +190,49 @@ KeyHandle KeyStore::acquire(const KeyId& id) {
     ++entry->loads;
     loaded_.notify_all();
   }
+}
+
+bool KeyStore::make_room_locked(const TierBytes& need, std::vector<Entry*>& victims) {
+  TierBytes deficit;  // bytes still to free, per tier
+  for (const auto& [tier, bytes] : need) {
+    const uint64_t cap = budget(tier);
+    if (bytes > cap) return false;
+    const uint64_t free_bytes = cap - used_[tier];
+    if (bytes > free_bytes) deficit[tier] = bytes - free_bytes;
+  }
+  if (deficit.empty()) return true;
+  std::vector<Entry*> unused;
+  for (auto& [other_id, other] : entries_) {
+    if (other->loaded && other->refs == 0 && !other->loading) unused.push_back(other.get());
+  }
+  std::sort(unused.begin(), unused.end(),
+            [](const Entry* a, const Entry* b) { return a->last_use < b->last_use; });
+  for (Entry* candidate : unused) {
+    if (deficit.empty()) break;
+    bool helps = false;
+    for (const auto& [tier, bytes] : candidate->held) helps = helps || deficit.contains(tier);
+    if (!helps) continue;  // a key holding nothing where room is short stays
+    victims.push_back(candidate);
+    for (const auto& [tier, bytes] : candidate->held) {
+      auto d = deficit.find(tier);
+      if (d == deficit.end()) continue;
+      if (bytes >= d->second) {
+        deficit.erase(d);
+      } else {
+        d->second -= bytes;
+      }
+    }
+  }
+  if (!deficit.empty()) {
+    victims.clear();
+    return false;
+  }
+  return true;
+}
+
+void KeyStore::uncharge_locked(Entry& entry) {
+  for (const auto& [tier, bytes] : entry.held) used_[tier] -= bytes;
+  entry.held.clear();
 }
 
 void KeyStore::release(Entry& entry) {
@@ -177,7 +251,7 @@ bool KeyStore::evict(const KeyId& id) {
   Entry& e = *it->second;
   if (e.refs > 0 || e.loading) return false;
   if (e.loaded) {
-    used_[e.tier] -= e.bytes;
+    uncharge_locked(e);
     dropped = std::move(e.loaded);
     e.tier = KeyTier::kDisk;
   }
@@ -188,8 +262,10 @@ std::vector<KeyStatus> KeyStore::status() const {
   std::lock_guard lock(mutex_);
   std::vector<KeyStatus> out;
   for (const auto& [id, e] : entries_) {
-    out.push_back(
-        {id, e->loaded ? e->tier : KeyTier::kDisk, e->bytes, e->refs, e->loading, e->loads});
+    const KeyTier tier = e->loaded ? e->tier : KeyTier::kDisk;
+    const uint64_t bytes = e->loaded ? own_bytes(e->charges, e->tier)
+                                     : own_bytes(e->charges, e->charges.begin()->first);
+    out.push_back({id, tier, bytes, e->held, e->refs, e->loading, e->loads});
   }
   return out;
 }

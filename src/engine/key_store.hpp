@@ -1,10 +1,13 @@
 #pragma once
 // Proving keys by id, resident in one tier each: VRAM (on every GPU), pinned host memory,
 // mmap, or disk (not loaded). Each tier has a byte budget. A key is loaded on first use (or by
-// preload) into the best tier the backend offers whose budget can take it, evicting the least
-// recently used keys of that tier that are not in use; a key in use (a KeyHandle alive) is
-// never evicted. A load runs on the calling thread without the store's lock, so proofs of other
-// keys go on; callers wanting the same key wait for the one load.
+// preload) into the best tier the backend offers whose budgets can take it, evicting the least
+// recently used keys that are not in use; a key in use (a KeyHandle alive) is never evicted.
+// A key may charge several budgets (Backend::key_charges): a cuda key streamed from pinned
+// memory takes its points from the pinned budget and its matrices from the VRAM budget, so
+// loading it may evict a VRAM key, and it fits only where every one of its charges does.
+// A load runs on the calling thread without the store's lock, so proofs of other keys go on;
+// callers wanting the same key wait for the one load.
 //
 // Ownership: the store owns the loaded keys; a KeyHandle shares one (it stays valid even if the
 // store evicts the key afterwards, which it cannot while the handle lives) and must not outlive
@@ -50,8 +53,9 @@ class KeyHandle {
 struct KeyStatus {
   KeyId id;
   KeyTier tier = KeyTier::kDisk;  // kDisk: not loaded
-  uint64_t bytes = 0;
-  int in_use = 0;  // live handles
+  uint64_t bytes = 0;             // in its tier (not loaded: what the best tier would hold)
+  TierBytes charges;              // what it takes from each budget (empty: not loaded)
+  int in_use = 0;                 // live handles
   bool loading = false;
   uint64_t loads = 0;
 };
@@ -70,8 +74,8 @@ class KeyStore {
   };
   static std::unique_ptr<KeyStore> create(const Options& options, Backend& backend);
 
-  // Throws kInvalidInput when the id is taken by another source, and what the backend throws
-  // when it cannot size the key (kNotFound: no such file).
+  // Throws kInvalidInput when the id is taken by another source or no tier of the backend can
+  // keep the key, and what the backend throws when it cannot size it (kNotFound: no such file).
   void register_key(const KeyId& id, const KeySource& source);
   std::optional<KeySource> source(const KeyId& id) const;
 
@@ -93,6 +97,10 @@ class KeyStore {
   KeyStore(const Options& options, Backend& backend);
   friend class KeyHandle;
   void release(Entry& entry);
+  // The unused keys to evict, least recently used first, so that charges `need` fit every
+  // budget; false when no such set exists. Caller holds mutex_.
+  bool make_room_locked(const TierBytes& need, std::vector<Entry*>& victims);
+  void uncharge_locked(Entry& entry);
 
   Options options_;
   Backend& backend_;

@@ -111,13 +111,17 @@ class SimStream : public Stream {
 
 class SimKey : public LoadedKey {
  public:
-  SimKey(uint64_t constraints, uint64_t bytes, KeyTier tier,
+  SimKey(uint64_t constraints, uint64_t bytes, KeyTier tier, uint64_t device_bytes,
          std::vector<std::shared_ptr<SimBackend::Device>> devices)
-      : constraints_(constraints), bytes_(bytes), tier_(tier), devices_(std::move(devices)) {}
+      : constraints_(constraints),
+        bytes_(bytes),
+        device_bytes_(device_bytes),
+        tier_(tier),
+        devices_(std::move(devices)) {}
   ~SimKey() override {
     for (auto& d : devices_) {
       std::lock_guard lock(d->mutex);
-      d->key_bytes -= bytes_;
+      d->key_bytes -= device_bytes_;
     }
   }
   uint64_t bytes() const override { return bytes_; }
@@ -125,9 +129,9 @@ class SimKey : public LoadedKey {
   uint64_t constraints() const { return constraints_; }
 
  private:
-  uint64_t constraints_, bytes_;
+  uint64_t constraints_, bytes_, device_bytes_;
   KeyTier tier_;
-  std::vector<std::shared_ptr<SimBackend::Device>> devices_;  // those it occupies (VRAM tier)
+  std::vector<std::shared_ptr<SimBackend::Device>> devices_;  // those it occupies VRAM of
 };
 
 std::string witness_text(const PartitionInput& input) {
@@ -218,24 +222,31 @@ std::unique_ptr<Stream> SimBackend::create_stream(int device) {
   return std::make_unique<SimStream>(devices_.at(size_t(device)));
 }
 
-uint64_t SimBackend::key_bytes(const KeySource& source) const {
+TierBytes SimBackend::key_charges(const KeySource& source, KeyTier tier) const {
   if (source.sim_constraints == 0) CUZK_INVALID_INPUT("sim: a key needs sim_constraints > 0");
-  return uint64_t(options_.key_bytes_per_constraint * double(source.sim_constraints));
+  const double constraints = double(source.sim_constraints);
+  TierBytes charges{{tier, uint64_t(options_.key_bytes_per_constraint * constraints)}};
+  const auto vram = uint64_t(options_.host_key_vram_bytes_per_constraint * constraints);
+  if (tier != KeyTier::kVram && vram > 0) charges[KeyTier::kVram] = vram;
+  return charges;
 }
 
 std::shared_ptr<const LoadedKey> SimBackend::load_key(const KeySource& source, KeyTier tier) {
-  const uint64_t bytes = key_bytes(source);
+  TierBytes charges = key_charges(source, tier);
+  const uint64_t bytes = charges.at(tier);
+  const uint64_t device_bytes = charges[KeyTier::kVram];
   std::this_thread::sleep_for(Micros(double(bytes) / options_.key_load_bytes_per_us));
   std::vector<std::shared_ptr<Device>> occupied;
-  if (tier == KeyTier::kVram) {
+  if (device_bytes > 0) {
     for (auto& d : devices_) {
       std::lock_guard lock(d->mutex);
-      d->key_bytes += bytes;
+      d->key_bytes += device_bytes;
       d->check_capacity_locked();
       occupied.push_back(d);
     }
   }
-  return std::make_shared<SimKey>(source.sim_constraints, bytes, tier, std::move(occupied));
+  return std::make_shared<SimKey>(source.sim_constraints, bytes, tier, device_bytes,
+                                  std::move(occupied));
 }
 
 std::unique_ptr<PartitionWork> SimBackend::prepare(const LoadedKey& key,

@@ -47,6 +47,9 @@ struct SimOptions {
   double prepare_us = 0;                  // host time of prepare (sleeps)
   double epilogue_us = 0;                 // host time of finish (sleeps)
   double key_load_bytes_per_us = 10'000;  // loading a key sleeps bytes / this
+  // VRAM a key kept in a host tier still holds on every GPU (as a cuda key streamed from
+  // pinned memory keeps its matrices and NTT domain there); 0: none.
+  double host_key_vram_bytes_per_constraint = 0;
 };
 
 class SimBackend : public Backend {
@@ -62,7 +65,7 @@ class SimBackend : public Backend {
   }
   void carve_vram_arena(int device, uint64_t bytes) override;
   std::unique_ptr<Stream> create_stream(int device) override;
-  uint64_t key_bytes(const KeySource& source) const override;
+  TierBytes key_charges(const KeySource& source, KeyTier tier) const override;
   std::shared_ptr<const LoadedKey> load_key(const KeySource& source, KeyTier tier) override;
   std::unique_ptr<PartitionWork> prepare(const LoadedKey& key, const PartitionInput& input,
                                          int device) override;

@@ -14,7 +14,7 @@
 //     outlive the buffer; other streams that touch the memory order themselves with events.
 //   - blocking (allocate_blocking): cudaMalloc / cudaFree, which may synchronize the whole
 //     device. For start-up (arenas, resident keys), tests and tools only.
-// Pinned allocations (cudaMallocHost / cudaFreeHost) also synchronize: make them at start-up.
+// Pinned allocations (cudaHostAlloc / cudaFreeHost) also synchronize: make them at start-up.
 
 #include <cuda_runtime_api.h>
 
@@ -115,7 +115,11 @@ class PinnedBuffer {
  public:
   PinnedBuffer() = default;
   explicit PinnedBuffer(size_t count) : size_(count) {
-    if (count != 0) CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)));
+    // Portable: pinned for every device, so one copy can feed the copies of several GPUs.
+    if (count != 0) {
+      CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&data_), count * sizeof(T),
+                               cudaHostAllocPortable));
+    }
   }
   ~PinnedBuffer() {
     if (data_ != nullptr) cudaFreeHost(data_);

@@ -34,7 +34,8 @@ uint64_t mem_total_bytes() {
 
 // Key budgets when the config names none: the cpu backend keeps keys in host memory (half of
 // it); the cuda backend in VRAM (half of the smallest GPU's memory on each GPU; the rest is
-// the partition arena); the sim backend's keys are models that occupy nothing real.
+// the partition arena), and a key too large for that in pinned host memory (half of it),
+// streamed into the MSMs; the sim backend's keys are models that occupy nothing real.
 std::map<engine::KeyTier, uint64_t> default_budgets(const engine::Backend& backend) {
   if (backend.name() == "cpu") return {{engine::KeyTier::kPinned, mem_total_bytes() / 2}};
   if (backend.name() == "cuda") {
@@ -42,7 +43,8 @@ std::map<engine::KeyTier, uint64_t> default_budgets(const engine::Backend& backe
     for (int d = 0; d < backend.device_count(); ++d) {
       smallest = std::min(smallest, backend.describe(d).vram_bytes);
     }
-    return {{engine::KeyTier::kVram, smallest / 2}};
+    return {{engine::KeyTier::kVram, smallest / 2},
+            {engine::KeyTier::kPinned, mem_total_bytes() / 2}};
   }
   return {{engine::KeyTier::kPinned, uint64_t(64) << 30},
           {engine::KeyTier::kMmap, uint64_t(1) << 40}};

@@ -20,8 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kForbidden = {"cudaDeviceSynchronize", "cudaMalloc", "cudaFree",
-                                             "cudaMemPoolTrimTo", "cudaMemGetInfo"};
+const std::vector<std::string> kForbidden = {"cudaDeviceSynchronize", "cudaMalloc",
+                                             "cudaHostAlloc",         "cudaFree",
+                                             "cudaMemPoolTrimTo",     "cudaMemGetInfo"};
 // DeviceBuffer's blocking allocation (src/gpu/device_memory.hpp) wraps cudaMalloc. The GPU
 // prover uses it for buffers made once per worker or key (start-up), in files that also hold
 // proving-path code, so its uses are listed in the log for review rather than failed.

@@ -2,9 +2,10 @@
 // (the suite shared with the cpu backend, tests/engine/real_proofs_suite.hpp), with keys resident
 // in VRAM and no VRAM slot left behind; a job cancelled while its partitions run leaves nothing
 // reserved; K = 1..4 workers per GPU all give verifying proofs; a prepared partition rebuilds
-// its submitted witness (for a hand-back); with two GPUs, partitions of one
-// job run on both, every proof verifies, and a GPU taken out of service mid-run loses no job.
-// Skips without a GPU (the two-GPU test without a second one).
+// its submitted witness (for a hand-back); a key the VRAM budget cannot hold proves from pinned
+// host memory; with two GPUs, partitions of one job run on both, every proof verifies, a GPU
+// taken out of service mid-run loses no job, and both GPUs prove from one pinned copy of a key.
+// Skips without a GPU (the two-GPU tests without a second one).
 
 #include <gtest/gtest.h>
 
@@ -39,6 +40,51 @@ class CudaEngine : public ::testing::Test {
   }
   fs::path dir_;
 };
+
+// Budgets that leave a key no room in VRAM but for its matrices and domain: its points go to
+// pinned host memory. `charges` is what the store must then report for it.
+template <class Curve>
+EngineOptions pinned_key_options(Backend& backend, const test::Circuit<Curve>& c, int workers,
+                                 TierBytes& charges) {
+  charges = backend.key_charges({c.zkey_path}, KeyTier::kPinned);
+  const uint64_t whole = backend.key_charges({c.zkey_path}, KeyTier::kVram).at(KeyTier::kVram);
+  EngineOptions o;
+  o.workers_per_gpu = workers;
+  o.host_bytes = uint64_t(4) << 30;
+  o.vram_arena_bytes = uint64_t(2) << 30;
+  o.keys.budgets = {{KeyTier::kVram, charges.at(KeyTier::kVram)},
+                    {KeyTier::kPinned, uint64_t(1) << 30}};
+  EXPECT_LT(charges.at(KeyTier::kVram), whole) << "the whole key must not fit the VRAM budget";
+  return o;
+}
+
+template <class Curve>
+void expect_pinned_key_proves(const fs::path& dir, uint64_t seed, const std::string& name) {
+  const auto c = test::make_circuit<Curve>(dir, seed);
+  auto backend = CudaBackend::create({});
+  TierBytes charges;
+  const EngineOptions o = pinned_key_options(*backend, c, 2, charges);
+  auto engine = Engine::create(o, std::move(backend));
+  engine->register_key(name, {c.zkey_path});
+  JobSpec spec;
+  spec.key_id = name;
+  for (int p = 0; p < 6; ++p) spec.partitions.push_back(test::input(c.witnesses[0]));
+  const JobResult r = engine->await(engine->submit(spec), std::chrono::seconds(300));
+  ASSERT_EQ(r.state, JobState::kSucceeded) << name << ": " << r.error_message;
+  for (size_t p = 0; p < r.partitions.size(); ++p) {
+    test::expect_verifies(c, r.partitions[p], name + " partition " + std::to_string(p));
+  }
+  ASSERT_TRUE(engine->wait_idle(std::chrono::seconds(60)));
+  const EngineStatus s = engine->status();
+  ASSERT_EQ(s.keys.size(), 1u);
+  EXPECT_EQ(s.keys[0].tier, KeyTier::kPinned) << name;
+  EXPECT_EQ(s.keys[0].charges, charges) << name;
+  for (const auto& t : s.key_tiers) {
+    EXPECT_EQ(t.used, charges.at(t.tier)) << name << " " << key_tier_name(t.tier);
+  }
+  EXPECT_EQ(s.gpus.at(0).arena_in_use, 0u);
+  engine->shutdown(ShutdownMode::kDrain);
+}
 
 TEST_F(CudaEngine, ConcurrentClientsGetVerifiedProofsOnBothCurves) {
   CUZK_SKIP_WITHOUT_GPU();
@@ -116,6 +162,43 @@ TEST_F(CudaEngine, PreparedWorkRebuildsTheSubmittedWitness) {
   const auto rebuilt = work->rebuild_witness();
   ASSERT_NE(rebuilt, nullptr);
   EXPECT_TRUE(*rebuilt == c.witnesses[0]) << "the rebuilt .wtns differs from the submitted one";
+}
+
+TEST_F(CudaEngine, AKeyTooLargeForTheVramBudgetProvesFromPinnedMemory) {
+  CUZK_SKIP_WITHOUT_GPU();
+  expect_pinned_key_proves<formats::Bn254>(dir_, cuzk::test::seed(), "bn");
+  expect_pinned_key_proves<formats::Bls12_381>(dir_, cuzk::test::seed() + 1, "bls");
+}
+
+TEST_F(CudaEngine, TwoGpusProveFromOnePinnedCopyOfAKey) {
+  CUZK_SKIP_WITHOUT_GPU();
+  if (gpu::device_count() < 2) GTEST_SKIP() << "one GPU here: the two-GPU check needs two";
+  const auto c = test::make_circuit<formats::Bls12_381>(dir_, cuzk::test::seed());
+  auto backend = CudaBackend::create({});
+  TierBytes charges;
+  const EngineOptions o = pinned_key_options(*backend, c, 2, charges);
+  auto engine = Engine::create(o, std::move(backend));
+  engine->register_key("bls", {c.zkey_path});
+  JobSpec spec;
+  spec.key_id = "bls";
+  for (int p = 0; p < 60; ++p) spec.partitions.push_back(test::input(c.witnesses[0]));
+  const JobResult r = engine->await(engine->submit(spec), std::chrono::seconds(300));
+  ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
+  for (size_t p = 0; p < r.partitions.size(); ++p) {
+    test::expect_verifies(c, r.partitions[p], "partition " + std::to_string(p));
+  }
+  size_t on[2] = {0, 0};
+  for (const auto& rec : engine->timeline().snapshot()) {
+    if (rec.device >= 0 && rec.device < 2) ++on[rec.device];
+  }
+  std::printf("[engine] pinned key, 60 partitions: %zu on GPU 0, %zu on GPU 1\n", on[0], on[1]);
+  EXPECT_GT(on[0], 0u);
+  EXPECT_GT(on[1], 0u);
+  const EngineStatus s = engine->status();
+  EXPECT_EQ(s.keys.at(0).tier, KeyTier::kPinned);
+  EXPECT_EQ(s.keys.at(0).charges, charges)
+      << "the pinned budget holds the points once, not once per GPU";
+  engine->shutdown(ShutdownMode::kDrain);
 }
 
 TEST_F(CudaEngine, TwoGpusShareAJobAndAStoppedGpuLosesNothing) {

@@ -2,16 +2,18 @@
 // GPU, porep-like partitions, with the GPU's busy fraction from the engine's timeline.
 //
 //   bench_engine_throughput [--json FILE] [--timeline-dir DIR] [--curve bls12_381|bn254]
-//                           [--partitions P] [--workers 1,2,3,4] [--dir TMP] [LOG_N ...]
+//                           [--partitions P] [--workers 1,2,3,4] [--key-tier vram|pinned]
+//                           [--dir TMP] [LOG_N ...]
 //
 // Every visible GPU is used (the key resident on each); CUDA_VISIBLE_DEVICES picks them, so the
-// scaling from one GPU to two is two runs.
+// scaling from one GPU to two is two runs. --key-tier pinned sizes the VRAM budget for the
+// matrices alone, so the key's points go to pinned host memory and every MSM streams them.
 //
 // For each log size: a synthetic porep-shaped circuit filling the domain 2^LOG_N, a .zkey of
 // random points for it written to TMP (random_key.hpp: THE KEY IS NOT A REAL KEY, so the
 // backend's proof verification is off and the JSON says so), and its witness as .wtns bytes.
-// For each K: a fresh engine with every GPU's memory (key in its VRAM tier, the rest the
-// partition arena), the key preloaded, one warm-up job of K partitions, then one job of P
+// For each K: a fresh engine with every GPU's memory (the key in the tier asked for, the rest
+// the partition arena), the key preloaded, one warm-up job of K partitions, then one job of P
 // partitions submitted at once. Reported per K: the wall time of the job, partitions per
 // second, the GPU busy fraction over the steady part (from the first partition's start of
 // compute to the last one's end, so the ramp-up of the first upload is not counted), the
@@ -47,7 +49,7 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 struct Options {
-  std::string json_path, timeline_dir, curve = "bls12_381";
+  std::string json_path, timeline_dir, curve = "bls12_381", key_tier = "vram";
   fs::path dir = fs::temp_directory_path() / "cuzk_bench_engine";
   int partitions = 16;
   std::vector<int> workers = {1, 2, 3, 4};
@@ -76,6 +78,8 @@ Options parse(int argc, char** argv) {
       o.partitions = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--workers" && has_value) {
       o.workers = parse_list(argv[++i]);
+    } else if (arg == "--key-tier" && has_value) {
+      o.key_tier = argv[++i];
     } else if (arg == "--dir" && has_value) {
       o.dir = argv[++i];
     } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
@@ -85,6 +89,9 @@ Options parse(int argc, char** argv) {
     }
   }
   if (o.curve != "bls12_381" && o.curve != "bn254") CUZK_INVALID_INPUT("unknown curve " + o.curve);
+  if (o.key_tier != "vram" && o.key_tier != "pinned") {
+    CUZK_INVALID_INPUT("--key-tier: vram or pinned, not " + o.key_tier);
+  }
   for (int k : o.workers) {
     if (k < 1 || k > 4) CUZK_INVALID_INPUT("--workers: each K must be 1..4");
   }
@@ -109,16 +116,30 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
   cuda.verify_proofs = false;  // random key: its proofs cannot verify
   cuda.staging_per_device = k;
   auto backend = engine::CudaBackend::create(cuda);
-  const uint64_t key_bytes = backend->key_bytes({zkey});
+  const engine::KeyTier tier =
+      o.key_tier == "pinned" ? engine::KeyTier::kPinned : engine::KeyTier::kVram;
+  engine::TierBytes charges = backend->key_charges({zkey}, tier);
+  const uint64_t key_vram_bytes = charges[engine::KeyTier::kVram];
+  const uint64_t key_pinned_bytes = charges[engine::KeyTier::kPinned];
   const uint64_t slot_bytes = backend->partition_vram_bytes({zkey});
   engine::EngineOptions options;
   options.workers_per_gpu = k;
-  options.keys.budgets = {{engine::KeyTier::kVram, key_bytes + (uint64_t(256) << 20)}};
+  // Room for exactly one placement: with --key-tier pinned the VRAM budget is below the whole
+  // key, so the store takes its second tier.
+  options.keys.budgets = {{engine::KeyTier::kVram, key_vram_bytes + (uint64_t(256) << 20)}};
+  if (tier == engine::KeyTier::kPinned) options.keys.budgets[tier] = key_pinned_bytes;
   auto eng = engine::Engine::create(options, std::move(backend));
   eng->register_key("bench", {zkey});
   auto t = Clock::now();
   eng->preload_key("bench");
   const double preload_ms = ms_between(t, Clock::now());
+  for (const auto& key : eng->status().keys) {
+    if (key.tier != tier) {
+      CUZK_THROW(ErrorKind::kInternal, "the key went to the " +
+                                           std::string(engine::key_tier_name(key.tier)) +
+                                           " tier, not " + o.key_tier);
+    }
+  }
 
   const engine::JobResult warm = eng->await(eng->submit(job_of(k, wtns)), 600s);
   if (warm.state != engine::JobState::kSucceeded) {
@@ -204,7 +225,9 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
             {"gpu", sum.gpu_ms / p},
             {"epilogue", sum.epilogue_ms / p}}},
           {"preload_ms", preload_ms},
-          {"key_vram_bytes", key_bytes},
+          {"key_tier", o.key_tier},
+          {"key_vram_bytes", key_vram_bytes},
+          {"key_pinned_bytes", key_pinned_bytes},
           {"slot_vram_bytes", slot_bytes},
           {"arena_bytes", status.gpus.at(0).arena_bytes},
           {"arena_peak_bytes", status.gpus.at(0).arena_peak},

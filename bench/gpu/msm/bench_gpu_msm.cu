@@ -3,7 +3,8 @@
 //   bench_gpu_msm [--g1 20,22,24,26] [--g2 22,24] [--curves bls12_381,bn254]
 //                 [--shapes random,porep] [--runs 5] [--window c]
 //                 [--shifted 0,22,24 | --no-shifted] [--accumulate-threads t]
-//                 [--accumulate-min-blocks b] [--sort-entries-per-pass e] [--json out.json] [--commit abc1234] (default:
+//                 [--accumulate-min-blocks b] [--sort-entries-per-pass e]
+//                 [--pinned-chunks 20,22,24] [--json out.json] [--commit abc1234] (default:
 //                 $CUZK_BENCH_COMMIT)
 //
 // Per (curve, group, log n, shape): inputs made on the device (bench_inputs.cuh), one warm-up
@@ -14,12 +15,17 @@
 // c (0: the tuned window; --no-shifted skips them; a table that does not fit the free VRAM is
 // skipped), method "shifted" with the table's size and the time shift_bases took to make it
 // (once per key in a prover, so it is reported apart, not in the MSM's time).
+// --pinned-chunks k,...: also msm with the bases in pinned host memory (a streamed key's MSM),
+// staged in chunks of 2^k points (0: the default chunk), method "pinned_2^k", and the plain
+// host-to-device copy of all the bases, method "copy_only" (the bound a streamed MSM cannot
+// beat).
 // Prints the workspace bytes of each size. Needs a GPU; exits 2 without one.
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +38,7 @@
 #include "bench_json.hpp"
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
+#include "gpu/cuda_check.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu/msm/msm.hpp"
@@ -50,10 +57,11 @@ struct Options {
   std::vector<std::string> shapes = {"random", "porep"};
   unsigned runs = 5;
   unsigned window = 0;
-  std::vector<unsigned> shifted = {0};  // windows of the shifted tables (0: tuned)
-  size_t accumulate_threads = 0;        // MsmConfig::accumulate_threads (0: tuning.hpp)
-  unsigned accumulate_min_blocks = 0;   // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
-  size_t sort_entries_per_pass = 0;     // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
+  std::vector<unsigned> shifted = {0};      // windows of the shifted tables (0: tuned)
+  size_t accumulate_threads = 0;            // MsmConfig::accumulate_threads (0: tuning.hpp)
+  unsigned accumulate_min_blocks = 0;       // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
+  size_t sort_entries_per_pass = 0;         // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
+  std::vector<unsigned> pinned_chunk_logs;  // streamed bases, chunks of 2^k points (0: default)
 };
 
 struct Timing {
@@ -173,6 +181,56 @@ void bench_shifted(const char* curve, const char* op, unsigned log_n, const Opti
   }
 }
 
+// msm with the bases in pinned host memory, staged in chunks (options.pinned_chunk_logs), for
+// each shape, and the plain copy of all the bases to the device as the bound.
+template <class Curve>
+void bench_pinned(const char* curve, const char* op, unsigned log_n, const Options& options,
+                  gm::MsmConfig config, const ec::Affine<Curve>* device_bases,
+                  typename Curve::Scalar* scalars, ec::Jacobian<Curve>* result, gpu::Stream& stream,
+                  nlohmann::json& results) {
+  using AffinePoint = ec::Affine<Curve>;
+  const size_t n = size_t(1) << log_n;
+  gpu::PinnedBuffer<AffinePoint> host(n);
+  CUDA_CHECK(
+      cudaMemcpy(host.data(), device_bases, n * sizeof(AffinePoint), cudaMemcpyDeviceToHost));
+  auto staged = gpu::DeviceBuffer<AffinePoint>::allocate_blocking(n);
+  const Timing copy = time_runs(options.runs, stream, [&] {
+    CUDA_CHECK(cudaMemcpyAsync(staged.data(), host.data(), n * sizeof(AffinePoint),
+                               cudaMemcpyHostToDevice, stream));
+  });
+  staged = {};
+  std::printf("# %s %s 2^%u: %.2f GB of bases copied in %.2f ms (%.1f GB/s)\n", curve, op, log_n,
+              double(n * sizeof(AffinePoint)) / 1e9, copy.median,
+              double(n * sizeof(AffinePoint)) / 1e6 / copy.median);
+  print_row(curve, op, log_n, "-", "copy_only", copy, options.runs, 0);
+  results.push_back(result_row(curve, op, log_n, "-", "copy_only", copy, options, 0, 0));
+  gpu::Stream copy_stream;
+  config.bases = gm::Location::kPinnedHost;
+  config.copy_stream = copy_stream;
+  const std::span<const AffinePoint> base_span{host.data(), n};
+  const std::span<const typename Curve::Scalar> scalar_span{scalars, n};
+  for (const std::string& shape : options.shapes) {
+    bench::make_device_scalars<Curve>(
+        scalars, n, shape == "porep" ? bench::ScalarShape::kPorep : bench::ScalarShape::kRandom,
+        0xabc0 + log_n, stream);
+    for (unsigned chunk_log : options.pinned_chunk_logs) {
+      config.chunk_points = chunk_log == 0 ? 0 : size_t(1) << chunk_log;
+      const size_t bytes = gm::msm_workspace_bytes<Curve>(n, config);
+      auto workspace = gpu::DeviceBuffer<std::byte>::allocate_blocking(bytes);
+      const Timing t = time_runs(options.runs, stream, [&] {
+        gm::msm<Curve>(base_span, scalar_span, result, {workspace.data(), bytes}, config);
+      });
+      const size_t chunk = config.chunk_points == 0 ? gm::kDefaultChunkPoints : config.chunk_points;
+      const std::string method = "pinned_2^" + std::to_string(std::countr_zero(chunk));
+      print_row(curve, op, log_n, shape, method.c_str(), t, options.runs, bytes);
+      auto row =
+          result_row(curve, op, log_n, shape, method.c_str(), t, options, options.window, bytes);
+      row["chunk_points"] = chunk;
+      results.push_back(std::move(row));
+    }
+  }
+}
+
 template <class Curve>
 void bench_group(const char* curve, const char* op, unsigned log_n, const Options& options,
                  nlohmann::json& results) {
@@ -226,6 +284,11 @@ void bench_group(const char* curve, const char* op, unsigned log_n, const Option
           result_row(curve, op, log_n, shape, method, t, options, options.window, bytes));
     }
   }
+  if (!options.pinned_chunk_logs.empty()) {
+    workspace = {};
+    bench_pinned<Curve>(curve, op, log_n, options, config, bases.data(), scalars.data(),
+                        result.data(), stream, results);
+  }
   if (!options.shifted.empty()) {
     workspace = {};  // the table needs the room
     bench_shifted<Curve>(curve, op, log_n, options, base_span, scalars.data(), result.data(),
@@ -260,6 +323,9 @@ int main(int argc, char** argv) {
                  "occupancy bound of the G1 accumulation kernel (0: tuning table)");
   app.add_option("--sort-entries-per-pass", options.sort_entries_per_pass,
                  "(scalar, window) pairs sorted at once (0: tuning table)");
+  app.add_option("--pinned-chunks", options.pinned_chunk_logs,
+                 "also msm on bases in pinned host memory, chunks of 2^k points (0: default)")
+      ->delimiter(',');
   bool no_shifted = false;
   app.add_flag("--no-shifted", no_shifted, "skip msm_shifted");
   app.add_option("--json", json_path, "write results in the bench/results shape");

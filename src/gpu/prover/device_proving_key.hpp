@@ -20,7 +20,7 @@
 // caller how much VRAM kDevice would take before anything is allocated
 // (choose_key_residency in resident_circuit.hpp).
 //
-// Ownership: upload() allocates with blocking calls (cudaMalloc, or cudaMallocHost) and copies
+// Ownership: upload() allocates with blocking calls (cudaMalloc, or cudaHostAlloc) and copies
 // synchronously: start-up work, done when a key is loaded, never per partition. The key is
 // read-only afterwards and may be used by any number of workers' streams at once. Move-only.
 

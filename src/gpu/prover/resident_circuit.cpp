@@ -3,6 +3,7 @@
 #include "gpu/prover/resident_circuit.hpp"
 
 #include <bit>
+#include <memory>
 #include <string>
 
 #include "gpu/device_info.hpp"
@@ -30,19 +31,36 @@ KeyFootprint footprint_of(const formats::BellmanParams& params) { return footpri
 
 template <class Curve>
 template <class Key>
-ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(const HostCircuit<Fr>& host, const Key& key,
-                                                      ntt::Convention convention,
-                                                      KeyPlacement placement) {
+ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
+    const HostCircuit<Fr>& host, const Key& key, ntt::Convention convention, KeyPlacement placement,
+    std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
+  if (streamed != nullptr) {
+    if (streamed->residency() != KeyResidency::kStreamed) {
+      CUZK_INVALID_INPUT(
+          "a proving key resident in VRAM belongs to its device: only a key in "
+          "pinned host memory can be shared");
+    }
+    if (streamed->bytes() != footprint_of(key).bytes()) {
+      CUZK_INVALID_INPUT("the shared proving key has " + std::to_string(streamed->bytes()) +
+                         " bytes of points; this key file has " +
+                         std::to_string(footprint_of(key).bytes()));
+    }
+  }
   ResidentCircuit r;
   r.circuit_ = DeviceCircuit<Fr>::upload(host);
   r.domain_ = std::make_unique<ntt::DeviceDomain<Fr>>(log2_of_domain(host.domain_size), convention);
-  // The matrices and domain first: what is left decides where an automatic key goes.
-  const KeyResidency residency = resolve_key_placement(
-      placement, footprint_of(key).bytes(),
-      PartitionBuffers<Curve>::bytes_for(partition_shape(host, KeyResidency::kDevice)),
-      placement == KeyPlacement::kAuto ? free_device_memory() : 0);
-  r.key_ = DeviceProvingKey<Curve>::upload(key, residency);
-  r.shape_ = partition_shape(host, residency);
+  if (streamed != nullptr) {
+    r.key_ = std::move(streamed);
+  } else {
+    // The matrices and domain first: what is left decides where an automatic key goes.
+    const KeyResidency residency = resolve_key_placement(
+        placement, footprint_of(key).bytes(),
+        PartitionBuffers<Curve>::bytes_for(partition_shape(host, KeyResidency::kDevice)),
+        placement == KeyPlacement::kAuto ? free_device_memory() : 0);
+    r.key_ = std::make_shared<const DeviceProvingKey<Curve>>(
+        DeviceProvingKey<Curve>::upload(key, residency));
+  }
+  r.shape_ = partition_shape(host, r.key_->residency());
   return r;
 }
 
@@ -50,6 +68,15 @@ template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(const formats::Groth16Zkey<Curve>& zkey,
                                                          KeyPlacement placement) {
   return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs, placement);
+}
+
+template <class Curve>
+ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(
+    const formats::Groth16Zkey<Curve>& zkey,
+    std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
+  if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
+  return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs,
+                KeyPlacement::kStreamed, std::move(streamed));
 }
 
 template <class Curve>

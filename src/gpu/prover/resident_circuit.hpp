@@ -60,28 +60,38 @@ class ResidentCircuit {
   // streamed key, pinnable host memory) is short.
   static ResidentCircuit from_zkey(const formats::Groth16Zkey<Curve>& zkey,
                                    KeyPlacement placement = KeyPlacement::kDevice);
+  // The matrices and domain of `zkey` on the current device, proving with `streamed`, a key of
+  // the same .zkey made beforehand in pinned host memory (KeyResidency::kStreamed): pinned
+  // memory serves every device, so one copy of the points does for all of them where a
+  // circuit per device with its own streamed key would pin a copy each (77 GB at 2^27).
+  // Throws kInvalidInput for a key resident in VRAM (it belongs to one device) or of another
+  // size than the .zkey's.
+  static ResidentCircuit from_zkey(const formats::Groth16Zkey<Curve>& zkey,
+                                   std::shared_ptr<const DeviceProvingKey<Curve>> streamed);
   // BLS12-381 only. Throws kInvalidInput when the .r1cs does not fit the key.
   static ResidentCircuit from_params(const formats::BellmanParams& params,
                                      const formats::R1cs<Curve>& r1cs,
                                      KeyPlacement placement = KeyPlacement::kDevice);
 
   const DeviceCircuit<Fr>& circuit() const { return circuit_; }
-  const DeviceProvingKey<Curve>& key() const { return key_; }
+  const DeviceProvingKey<Curve>& key() const { return *key_; }
   const ntt::DeviceDomain<Fr>& domain() const { return *domain_; }
   const PartitionShape& shape() const { return shape_; }
   // VRAM held: matrices, key queries (when resident), domain tables.
   size_t device_bytes() const {
-    return circuit_.bytes() + key_.device_bytes() + domain_->device_bytes();
+    return circuit_.bytes() + key_->device_bytes() + domain_->device_bytes();
   }
 
  private:
-  // The uploads shared by both sources: `key` is the .zkey or the .params.
+  // The uploads shared by both sources: `key` is the .zkey or the .params; `streamed`, when
+  // given, is its points already in pinned memory.
   template <class Key>
   static ResidentCircuit upload(const HostCircuit<Fr>& host, const Key& key,
-                                ntt::Convention convention, KeyPlacement placement);
+                                ntt::Convention convention, KeyPlacement placement,
+                                std::shared_ptr<const DeviceProvingKey<Curve>> streamed = nullptr);
 
   DeviceCircuit<Fr> circuit_;
-  DeviceProvingKey<Curve> key_;
+  std::shared_ptr<const DeviceProvingKey<Curve>> key_;
   std::unique_ptr<ntt::DeviceDomain<Fr>> domain_;
   PartitionShape shape_;
 };
