@@ -161,14 +161,12 @@ class CudaWork : public PartitionWork {
   uint64_t vram_bytes() const override { return staging_->buffers.bytes(); }
 
   // The pinned witness is the whole witness in standard form (load_wtns_bytes checked it); a
-  // rebuild re-encodes it as a .wtns — a copy of the witness made only for a hand-back.
+  // rebuild writes it out as a .wtns — one copy of the witness, made only for a hand-back.
   bool keeps_witness() const override { return true; }
   std::shared_ptr<const std::vector<uint8_t>> rebuild_witness() const override {
-    using Fr = typename Curve::Fr;
     const auto& pinned = staging_->witness;
-    std::vector<Fr> values(pinned.data(), pinned.data() + pinned.size());
-    for (Fr& v : values) v = Fr::from_int(std::bit_cast<typename Fr::Int>(v));
-    return std::make_shared<const std::vector<uint8_t>>(formats::wtns_to_bytes<Curve>(values));
+    return std::make_shared<const std::vector<uint8_t>>(formats::wtns_to_bytes_from_standard<Curve>(
+        std::span<const typename Curve::Fr>(pinned.data(), pinned.size())));
   }
 
   void stage(Stream& stream, const VramSlot& slot) override {

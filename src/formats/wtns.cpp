@@ -1,8 +1,10 @@
 #include "formats/wtns.hpp"
 
 #include <array>
+#include <bit>
 #include <fstream>
-#include <sstream>
+#include <ostream>
+#include <streambuf>
 
 #include "formats/binary_container.hpp"
 #include "formats/field_bytes.hpp"
@@ -83,16 +85,18 @@ std::vector<typename Curve::Fr> read_wtns(const std::filesystem::path& path,
   return parse_wtns<Curve>(file.bytes(), file.name(), options);
 }
 
-template <class Curve>
-void write_wtns(std::ostream& out, std::span<const typename Curve::Fr> witness,
-                std::string_view file_name) {
+namespace {
+
+// The .wtns of `count` values, value(i) giving the integer of value i (standard form, < r).
+template <class Curve, class Value>
+void write_wtns_values(std::ostream& out, size_t count, Value&& value, std::string_view file_name) {
   using Fr = typename Curve::Fr;
   constexpr size_t kValueBytes = detail::kElementBytes<Fr>;
-  if (witness.empty() || witness[0] != Fr::one()) {
+  if (count == 0 || value(0) != Fr::one().to_int()) {
     CUZK_INVALID_INPUT("wtns to write: the first value (the constant wire) must be 1");
   }
-  if (witness.size() > UINT32_MAX) {
-    CUZK_INVALID_INPUT("wtns to write: " + std::to_string(witness.size()) +
+  if (count > UINT32_MAX) {
+    CUZK_INVALID_INPUT("wtns to write: " + std::to_string(count) +
                        " values do not fit the u32 count of the format");
   }
   BinaryWriter w(out, std::string(file_name), kWtnsSpec.magic, kWtnsSpec.version, 2);
@@ -101,20 +105,61 @@ void write_wtns(std::ostream& out, std::span<const typename Curve::Fr> witness,
   std::array<uint8_t, kValueBytes> bytes;
   detail::store_le<Fr>(Fr::kModulus, bytes.data());
   w.bytes(bytes);
-  w.u32(uint32_t(witness.size()));
+  w.u32(uint32_t(count));
   w.end_section();
 
-  w.begin_section(kValuesSection, uint64_t(witness.size()) * kValueBytes);
-  std::vector<uint8_t> buffer(std::min(witness.size(), kChunkValues) * kValueBytes);
-  for (size_t start = 0; start < witness.size(); start += kChunkValues) {
-    size_t n = std::min(kChunkValues, witness.size() - start);
+  w.begin_section(kValuesSection, uint64_t(count) * kValueBytes);
+  std::vector<uint8_t> buffer(std::min(count, kChunkValues) * kValueBytes);
+  for (size_t start = 0; start < count; start += kChunkValues) {
+    size_t n = std::min(kChunkValues, count - start);
     for (size_t i = 0; i < n; ++i) {
-      detail::store_le<Fr>(witness[start + i].to_int(), buffer.data() + i * kValueBytes);
+      detail::store_le<Fr>(value(start + i), buffer.data() + i * kValueBytes);
     }
     w.bytes(std::span(buffer).first(n * kValueBytes));
   }
   w.end_section();
   w.finish();
+}
+
+// An output stream appending to a byte vector (no intermediate string: one copy of the file).
+class VectorStreambuf : public std::streambuf {
+ public:
+  explicit VectorStreambuf(std::vector<uint8_t>& out) : out_(out) {}
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (c != traits_type::eof()) out_.push_back(uint8_t(c));
+    return c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    out_.insert(out_.end(), reinterpret_cast<const uint8_t*>(s),
+                reinterpret_cast<const uint8_t*>(s) + n);
+    return n;
+  }
+
+ private:
+  std::vector<uint8_t>& out_;
+};
+
+template <class Curve, class Value>
+std::vector<uint8_t> wtns_bytes(size_t count, Value&& value) {
+  constexpr size_t kValueBytes = detail::kElementBytes<typename Curve::Fr>;
+  std::vector<uint8_t> bytes;
+  // Magic, version, section count; two section headers (id, size); n8, r, count; the values.
+  bytes.reserve(12 + 2 * 12 + 8 + kValueBytes + count * kValueBytes);
+  VectorStreambuf sink(bytes);
+  std::ostream out(&sink);
+  write_wtns_values<Curve>(out, count, value, "wtns");
+  return bytes;
+}
+
+}  // namespace
+
+template <class Curve>
+void write_wtns(std::ostream& out, std::span<const typename Curve::Fr> witness,
+                std::string_view file_name) {
+  write_wtns_values<Curve>(
+      out, witness.size(), [&](size_t i) { return witness[i].to_int(); }, file_name);
 }
 
 template <class Curve>
@@ -126,10 +171,14 @@ void write_wtns(const std::filesystem::path& path, std::span<const typename Curv
 
 template <class Curve>
 std::vector<uint8_t> wtns_to_bytes(std::span<const typename Curve::Fr> witness) {
-  std::ostringstream out(std::ios::binary);
-  write_wtns<Curve>(out, witness);
-  const std::string& s = out.str();
-  return std::vector<uint8_t>(s.begin(), s.end());
+  return wtns_bytes<Curve>(witness.size(), [&](size_t i) { return witness[i].to_int(); });
+}
+
+template <class Curve>
+std::vector<uint8_t> wtns_to_bytes_from_standard(std::span<const typename Curve::Fr> standard) {
+  using Int = typename Curve::Fr::Int;
+  return wtns_bytes<Curve>(standard.size(),
+                           [&](size_t i) { return std::bit_cast<Int>(standard[i]); });
 }
 
 #define CUZK_FORMATS_WTNS_INSTANTIATE(Curve)                                                    \
@@ -139,7 +188,8 @@ std::vector<uint8_t> wtns_to_bytes(std::span<const typename Curve::Fr> witness) 
                                                    const WtnsReadOptions&);                     \
   template void write_wtns<Curve>(std::ostream&, std::span<const Curve::Fr>, std::string_view); \
   template void write_wtns<Curve>(const std::filesystem::path&, std::span<const Curve::Fr>);    \
-  template std::vector<uint8_t> wtns_to_bytes<Curve>(std::span<const Curve::Fr>);
+  template std::vector<uint8_t> wtns_to_bytes<Curve>(std::span<const Curve::Fr>);               \
+  template std::vector<uint8_t> wtns_to_bytes_from_standard<Curve>(std::span<const Curve::Fr>);
 CUZK_FORMATS_WTNS_INSTANTIATE(Bn254)
 CUZK_FORMATS_WTNS_INSTANTIATE(Bls12_381)
 

@@ -47,5 +47,10 @@ template <class Curve>
 void write_wtns(const std::filesystem::path& path, std::span<const typename Curve::Fr> witness);
 template <class Curve>
 std::vector<uint8_t> wtns_to_bytes(std::span<const typename Curve::Fr> witness);
+// The same file from values whose words hold their integers (standard form, < r, not
+// Montgomery), as the GPU prover's pinned staging keeps a witness; no Montgomery conversion
+// and no copy but the result.
+template <class Curve>
+std::vector<uint8_t> wtns_to_bytes_from_standard(std::span<const typename Curve::Fr> standard);
 
 }  // namespace cuzk::formats

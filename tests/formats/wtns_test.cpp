@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+
 #include "tests/formats/formats_test_support.hpp"
 #include "tests/support/test_random.hpp"
 
@@ -47,6 +49,15 @@ TYPED_TEST(WtnsTest, HandBuiltFileReadsAsWritten) {
   EXPECT_EQ(sniff_curve(file, "hand.wtns"), Curve::kId);
 }
 
+TYPED_TEST(WtnsTest, WriterRefusesAFirstValueOtherThanOne) {
+  using Fr = typename TypeParam::Fr;
+  const std::vector<Fr> montgomery = {Fr::from_u64(2), Fr::one()};
+  EXPECT_THROW(wtns_to_bytes<TypeParam>(montgomery), Error);
+  // In standard form the constant wire is the integer 1, not Montgomery's one.
+  const std::vector<Fr> standard = {Fr::one(), Fr::one()};
+  EXPECT_THROW(wtns_to_bytes_from_standard<TypeParam>(standard), Error);
+}
+
 TYPED_TEST(WtnsTest, RandomRoundTrips) {
   using Curve = TypeParam;
   auto rng = cuzk::test::rng("WtnsTest.RandomRoundTrips");
@@ -54,6 +65,13 @@ TYPED_TEST(WtnsTest, RandomRoundTrips) {
     auto w = random_witness<Curve>(rng, n);
     std::vector<uint8_t> file = wtns_to_bytes<Curve>(w);
     EXPECT_EQ(file.size(), 12 + 12 + 40 + 12 + 32 * n);
+    EXPECT_EQ(file.capacity(), file.size()) << "sized once, not grown";
+    // The same file from the integers themselves (as the GPU prover's pinned staging holds a
+    // witness: standard form in an Fr's words).
+    using Fr = typename Curve::Fr;
+    std::vector<Fr> standard(n);
+    for (size_t i = 0; i < n; ++i) standard[i] = std::bit_cast<Fr>(w[i].to_int());
+    EXPECT_EQ(wtns_to_bytes_from_standard<Curve>(standard), file) << n;
     for (unsigned threads : {1u, 0u}) {
       EXPECT_EQ(parse_wtns<Curve>(file, "w.wtns", {.threads = threads}), w) << n;
     }
