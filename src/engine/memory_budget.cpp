@@ -150,6 +150,14 @@ size_t VramArena::pending_fences() const {
   return fences_.size();
 }
 
+uint64_t default_vram_key_budget(uint64_t device_bytes, uint64_t margin_bytes, int workers,
+                                 uint64_t largest_slot_bytes) {
+  const uint64_t half = device_bytes / 2;
+  const uint64_t arena = margin_bytes + uint64_t(std::max(workers, 1)) * largest_slot_bytes;
+  if (largest_slot_bytes == 0 || arena >= device_bytes - half) return half;
+  return device_bytes - arena;
+}
+
 std::unique_ptr<MemoryBudget> MemoryBudget::create(const Options& options) {
   uint64_t host = options.host_bytes;
   if (host == 0) {

@@ -37,6 +37,15 @@ using StopPredicate = std::function<bool()>;
 // MemTotal of /proc/meminfo in bytes; 0 when it cannot be read.
 uint64_t detect_host_ram_bytes();
 
+// The VRAM key budget per GPU when none is configured, for a GPU of `device_bytes`: the arena
+// keeps room for `workers` partitions of the largest slot among the keys known at start-up
+// plus the margin, and keys get the rest, so that a key which fits beside its partitions stays
+// in VRAM (a 2^27 PoRep key of ~81 GB on an H200, next to two 25 GB slots) instead of being
+// streamed. With no key known (largest_slot_bytes 0), or when that would leave keys less than
+// half of the device, half of it.
+uint64_t default_vram_key_budget(uint64_t device_bytes, uint64_t margin_bytes, int workers,
+                                 uint64_t largest_slot_bytes);
+
 class HostBudget {
  public:
   explicit HostBudget(uint64_t capacity) : capacity_(capacity) {}

@@ -7,6 +7,7 @@
 
 #include "cuzk/v1/proving_engine.pb.h"
 #include "engine/cpu_backend.hpp"
+#include "engine/memory_budget.hpp"
 #include "engine/sim_backend.hpp"
 #if defined(CUZK_WITH_CUDA_BACKEND)
 #include "engine/cuda_backend.hpp"
@@ -32,18 +33,45 @@ uint64_t mem_total_bytes() {
   return uint64_t(16) << 30;  // not Linux: a modest guess
 }
 
+// The .zkey files the config registers at start-up (key_directory and key_files).
+std::vector<fs::path> configured_key_paths(const DaemonConfig& c) {
+  std::vector<fs::path> paths;
+  std::error_code error;
+  if (!c.key_directory.empty() && fs::is_directory(c.key_directory, error)) {
+    for (const auto& entry : fs::directory_iterator(c.key_directory, error)) {
+      if (entry.path().extension() == ".zkey" && entry.is_regular_file()) {
+        paths.push_back(entry.path());
+      }
+    }
+  }
+  for (const auto& [id, path] : c.key_files) paths.push_back(path);
+  return paths;
+}
+
 // Key budgets when the config names none: the cpu backend keeps keys in host memory (half of
-// it); the cuda backend in VRAM (half of the smallest GPU's memory on each GPU; the rest is
-// the partition arena), and a key too large for that in pinned host memory (half of it),
-// streamed into the MSMs; the sim backend's keys are models that occupy nothing real.
-std::map<engine::KeyTier, uint64_t> default_budgets(const engine::Backend& backend) {
+// it); the cuda backend in VRAM (engine::default_vram_key_budget: what is left of the smallest
+// GPU once the arena has room for K partitions of the largest configured key, else half), and
+// a key too large for that in pinned host memory (half of it), streamed into the MSMs; the sim
+// backend's keys are models that occupy nothing real.
+std::map<engine::KeyTier, uint64_t> default_budgets(const engine::Backend& backend,
+                                                    const DaemonConfig& config) {
   if (backend.name() == "cpu") return {{engine::KeyTier::kPinned, mem_total_bytes() / 2}};
   if (backend.name() == "cuda") {
     uint64_t smallest = UINT64_MAX;
     for (int d = 0; d < backend.device_count(); ++d) {
       smallest = std::min(smallest, backend.describe(d).vram_bytes);
     }
-    return {{engine::KeyTier::kVram, smallest / 2},
+    uint64_t largest_slot = 0;
+    for (const auto& path : configured_key_paths(config)) {
+      try {
+        largest_slot = std::max(largest_slot, backend.partition_vram_bytes({path}));
+      } catch (const Error&) {
+        // A bad key file: its registration below reports it.
+      }
+    }
+    return {{engine::KeyTier::kVram,
+             engine::default_vram_key_budget(smallest, config.engine.vram_margin_bytes,
+                                             config.engine.workers_per_gpu, largest_slot)},
             {engine::KeyTier::kPinned, mem_total_bytes() / 2}};
   }
   return {{engine::KeyTier::kPinned, uint64_t(64) << 30},
@@ -107,7 +135,7 @@ std::unique_ptr<Daemon> Daemon::start(const DaemonConfig& config) {
   std::unique_ptr<Daemon> d(new Daemon(config));
   engine::EngineOptions options = config.engine;
   std::unique_ptr<engine::Backend> backend = make_backend(config);
-  if (options.keys.budgets.empty()) options.keys.budgets = default_budgets(*backend);
+  if (options.keys.budgets.empty()) options.keys.budgets = default_budgets(*backend, config);
   log_info("backend").kv("name", backend->name()).kv("gpus", backend->device_count());
   d->engine_ = engine::Engine::create(options, std::move(backend));
   register_keys(*d->engine_, config);

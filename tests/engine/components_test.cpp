@@ -209,6 +209,19 @@ TEST(MemoryBudget, ArenaNeverOverCommittedUnderConcurrency) {
   EXPECT_TRUE(arena.try_reserve(64 * 1024)) << "fragments did not coalesce back into one range";
 }
 
+TEST(MemoryBudget, DefaultVramKeyBudgetLeavesRoomForTheWorkersSlots) {
+  constexpr uint64_t kGiB = uint64_t(1) << 30;
+  // An H200 (140 GiB), 1 GiB margin, K = 2 slots of 25 GiB: keys get 89 GiB, enough for an
+  // 81 GiB 2^27 key, where half the device (70 GiB) would stream it.
+  EXPECT_EQ(default_vram_key_budget(140 * kGiB, kGiB, 2, 25 * kGiB), 89 * kGiB);
+  EXPECT_EQ(default_vram_key_budget(140 * kGiB, kGiB, 0, 25 * kGiB), 114 * kGiB) << "K ≥ 1";
+  // No key known at start-up, or slots taking half the device or more: half.
+  EXPECT_EQ(default_vram_key_budget(140 * kGiB, kGiB, 2, 0), 70 * kGiB);
+  EXPECT_EQ(default_vram_key_budget(80 * kGiB, kGiB, 4, 10 * kGiB), 40 * kGiB);
+  EXPECT_EQ(default_vram_key_budget(80 * kGiB, kGiB, 3, 13 * kGiB), 40 * kGiB);
+  EXPECT_EQ(default_vram_key_budget(80 * kGiB, kGiB, 3, 12 * kGiB), 43 * kGiB);
+}
+
 TEST(SimBackend, CatchesSlotReuseWithoutFence) {
   SimOptions o;
   o.gpus = 1;
