@@ -1,7 +1,8 @@
 // The whole GPU prover against the CPU prover: with the same r and s, the GPU proof equals the
 // CPU proof byte for byte (snarkjs convention on both curves, bellman convention on BLS12-381,
-// every synthetic shape, keys in VRAM and streamed from pinned host memory), verifies, and a
-// witness that does not satisfy the circuit is refused.
+// every synthetic shape, keys in VRAM and streamed from pinned host memory, one streamed key
+// shared by several resident circuits), verifies, and a witness that does not satisfy the
+// circuit is refused.
 
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 
 #include "gpu/ntt/ntt.hpp"
 #include "gpu/prover/prover.hpp"
+#include "gpu/prover/resident_circuit.hpp"
 #include "gpu_test_support.cuh"
 #include "groth16/bellman.hpp"
 #include "groth16/prover.hpp"
@@ -103,6 +105,46 @@ TYPED_TEST(GpuProveTest, ProofEqualsCpuProof) {
                  Error)
         << c.name() << ": a wrong witness was not refused";
   }
+}
+
+// One key in pinned host memory serving several resident circuits (the engine's pinned tier:
+// one copy for every GPU): each proves the CPU's proof from the shared points; a key in VRAM,
+// or a key of another size, is refused as a shared key.
+TYPED_TEST(GpuProveTest, ResidentCircuitsShareOneStreamedKey) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Fr;
+  auto rng = cuzk::test::rng("gpu shared streamed key");
+  const auto circuit = test::make_circuit<Curve>({circuits::Shape::kPorep, 1000, 3}, rng());
+  const auto key = groth16::setup(circuit.r1cs);
+  groth16::ProveOptions<Curve> cpu_options;
+  cpu_options.blinding = groth16::Blinding<Curve>{Fr::zero(), Fr::zero()};
+  const auto cpu = groth16::prove(key, std::span<const Fr>(circuit.witness), cpu_options);
+
+  const auto shared = std::make_shared<const DeviceProvingKey<Curve>>(
+      DeviceProvingKey<Curve>::upload(key, KeyResidency::kStreamed));
+  const auto first = ResidentCircuit<Curve>::from_zkey(key, shared);
+  const auto second = ResidentCircuit<Curve>::from_zkey(key, shared);
+  EXPECT_EQ(&first.key(), &second.key()) << "the points are not shared";
+  EXPECT_EQ(first.key().device_bytes(), 0u);
+  PinnedWitness<Fr> witness(circuit.witness.size());
+  witness.assign_montgomery(circuit.witness);
+  Stream stream;
+  GpuProveOptions<Curve> options;
+  options.blinding = cpu_options.blinding;
+  for (const ResidentCircuit<Curve>* r : {&first, &second}) {
+    auto buffers = PartitionBuffers<Curve>::allocate(r->shape());
+    const auto gpu = prove(r->circuit(), r->key(), r->domain(), witness, buffers, stream, options);
+    EXPECT_TRUE(gpu.proof == cpu.proof) << "a circuit proving from the shared key";
+  }
+
+  const auto in_vram = std::make_shared<const DeviceProvingKey<Curve>>(
+      DeviceProvingKey<Curve>::upload(key, KeyResidency::kDevice));
+  EXPECT_THROW(ResidentCircuit<Curve>::from_zkey(key, in_vram), Error);
+  const auto other = test::make_circuit<Curve>({circuits::Shape::kPorep, 600, 3}, rng());
+  const auto other_key = groth16::setup(other.r1cs);
+  ASSERT_NE(footprint(other_key.header).bytes(), shared->bytes());
+  EXPECT_THROW(ResidentCircuit<Curve>::from_zkey(other_key, shared), Error);
 }
 
 // bellman convention: a .params key from the development setup, the .r1cs's A, B, C.
