@@ -68,11 +68,12 @@ std::string_view key_tier_name(KeyTier tier);  // "vram", "pinned", "mmap", "dis
 // Bytes a loaded key takes from each tier's budget.
 using TierBytes = std::map<KeyTier, uint64_t>;
 
-// Where a key comes from: a file (.zkey for cpu; cuda will add .params), or, for sim, a
-// modeled size. The curve is found from the file.
+// Where a key comes from: a file (a .zkey, or a bellman .params with its circuit's .r1cs:
+// key_files.hpp), or, for sim, a modeled size. The curve is found from the file.
 struct KeySource {
   std::filesystem::path path;
-  uint64_t sim_constraints = 0;  // sim: the constraints of one partition of this circuit
+  uint64_t sim_constraints = 0;     // sim: the constraints of one partition of this circuit
+  std::filesystem::path r1cs = {};  // .params keys: the .r1cs (empty: the one next to the key)
 };
 
 // A key loaded into one tier. Immutable after loading; shared by every partition using it.

@@ -3,25 +3,36 @@
 #include <chrono>
 #include <variant>
 
+#include "engine/key_files.hpp"
 #include "engine/witness_input.hpp"
 #include "formats/curve.hpp"
 #include "formats/mapped_file.hpp"
+#include "formats/params.hpp"
+#include "formats/r1cs.hpp"
 #include "formats/wtns.hpp"
 #include "formats/zkey.hpp"
+#include "groth16/bellman.hpp"
 #include "groth16/json.hpp"
 #include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
 
 namespace cuzk::engine {
 namespace {
 
+// A bellman .params key and its circuit's matrices.
+struct BellmanKey {
+  formats::BellmanParams params;
+  formats::R1cs<groth16::BellmanCurve> r1cs;
+};
+
 class CpuKey : public LoadedKey {
  public:
-  using Variant =
-      std::variant<formats::Groth16Zkey<formats::Bn254>, formats::Groth16Zkey<formats::Bls12_381>>;
+  using Variant = std::variant<formats::Groth16Zkey<formats::Bn254>,
+                               formats::Groth16Zkey<formats::Bls12_381>, BellmanKey>;
   CpuKey(Variant key, uint64_t bytes) : key_(std::move(key)), bytes_(bytes) {}
   uint64_t bytes() const override { return bytes_; }
   KeyTier tier() const override { return KeyTier::kPinned; }
-  const Variant& zkey() const { return key_; }
+  const Variant& key() const { return key_; }
 
  private:
   Variant key_;
@@ -54,6 +65,28 @@ PartitionOutput prove_with(const formats::Groth16Zkey<Curve>& zkey, const Partit
           groth16::snarkjs_text(groth16::public_inputs_to_json<Curve>(result.public_inputs))};
 }
 
+// The same with a .params key: the witness is checked against the .r1cs, then
+// groth16::prove_bellman; the proof as bellman_proof_text.
+PartitionOutput prove_with(const BellmanKey& key, const PartitionInput& input,
+                           const std::atomic<bool>& cancelled, StageTimes& times) {
+  using Curve = groth16::BellmanCurve;
+  const auto t0 = Clock::now();
+  formats::WtnsReadOptions read;
+  read.expected_count = key.r1cs.header.n_wires;
+  read.threads = 1;
+  const WitnessView wtns = WitnessView::of(input);
+  const auto witness = formats::parse_wtns<Curve>(wtns.bytes(), wtns.name(), read);
+  times.synthesis_ms += ms_since(t0);
+  if (cancelled.load()) return {};
+  const auto result = groth16::prove_bellman(key.params, key.r1cs, witness);
+  const auto& t = result.timings;
+  times.synthesis_ms += t.witness_check_ms + t.abc_ms;
+  times.gpu_ms += t.h_ms + t.msm_a_ms + t.msm_b1_ms + t.msm_b2_ms + t.msm_c_ms + t.msm_h_ms;
+  times.epilogue_ms += t.epilogue_ms + t.self_verify_ms;
+  return {bellman_proof_text(result.proof),
+          groth16::snarkjs_text(groth16::public_inputs_to_json<Curve>(result.public_inputs))};
+}
+
 }  // namespace
 
 std::unique_ptr<CpuBackend> CpuBackend::create(const CpuOptions& options) {
@@ -81,15 +114,26 @@ CpuBackend::KeyShape CpuBackend::shape(const KeySource& source) const {
     std::lock_guard lock(mutex_);
     if (auto it = shapes_.find(source.path.string()); it != shapes_.end()) return it->second;
   }
-  auto file = formats::MappedFile::open(source.path);
   KeyShape shape;
-  shape.file_bytes = file.size();
-  formats::with_curve(formats::sniff_curve(file.bytes(), source.path.string()), [&](auto curve) {
-    using Curve = decltype(curve);
-    auto sections = formats::parse_zkey_sections<Curve>(file.bytes(), source.path.string());
-    shape.domain_size = sections.header.domain_size;
-    shape.n_vars = sections.header.n_vars;
-  });
+  if (key_file_format(source) == groth16::KeyFormat::kParams) {
+    // The decoded key and the circuit's matrices take about what their files do.
+    const auto r1cs_path = bellman_r1cs_path(source);
+    auto r1cs = formats::MappedFile::open(r1cs_path);
+    const auto header = formats::parse_r1cs_header(r1cs.bytes(), r1cs.name());
+    shape.file_bytes = std::filesystem::file_size(source.path) + r1cs.size();
+    shape.domain_size =
+        uint64_t(1) << groth16::snarkjs_domain_log_size(header.n_constraints, header.n_public());
+    shape.n_vars = header.n_wires;
+  } else {
+    auto file = formats::MappedFile::open(source.path);
+    shape.file_bytes = file.size();
+    formats::with_curve(formats::sniff_curve(file.bytes(), source.path.string()), [&](auto curve) {
+      using Curve = decltype(curve);
+      auto sections = formats::parse_zkey_sections<Curve>(file.bytes(), source.path.string());
+      shape.domain_size = sections.header.domain_size;
+      shape.n_vars = sections.header.n_vars;
+    });
+  }
   std::lock_guard lock(mutex_);
   shapes_[source.path.string()] = shape;
   return shape;
@@ -116,6 +160,13 @@ std::shared_ptr<const LoadedKey> CpuBackend::load_key(const KeySource& source, K
   read.subgroup_check =
       options_.check_key_subgroups ? io::SubgroupCheck::kOn : io::SubgroupCheck::kOff;
   const uint64_t bytes = shape(source).file_bytes;
+  if (key_file_format(source) == groth16::KeyFormat::kParams) {
+    formats::ParamsReadOptions params_read;
+    params_read.subgroup_check = read.subgroup_check;
+    BellmanKey key{formats::read_bellman_params(source.path, params_read),
+                   formats::read_r1cs<groth16::BellmanCurve>(bellman_r1cs_path(source))};
+    return std::make_shared<CpuKey>(std::move(key), bytes);
+  }
   return formats::with_curve(formats::sniff_curve(source.path), [&](auto curve) {
     using Curve = decltype(curve);
     return std::shared_ptr<const LoadedKey>(
@@ -125,8 +176,8 @@ std::shared_ptr<const LoadedKey> CpuBackend::load_key(const KeySource& source, K
 
 PartitionOutput CpuBackend::prove_on_host(const LoadedKey& key, const PartitionInput& input,
                                           const std::atomic<bool>& cancelled, StageTimes& times) {
-  return std::visit([&](const auto& zkey) { return prove_with(zkey, input, cancelled, times); },
-                    dynamic_cast<const CpuKey&>(key).zkey());
+  return std::visit([&](const auto& k) { return prove_with(k, input, cancelled, times); },
+                    dynamic_cast<const CpuKey&>(key).key());
 }
 
 }  // namespace cuzk::engine

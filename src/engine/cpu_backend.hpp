@@ -1,9 +1,10 @@
 #pragma once
 // `cpu`: the engine on machines without a GPU. No devices; the engine's CPU worker pool calls
-// prove_on_host, which runs the reference prover (groth16::prove, snarkjs convention) on a
-// .zkey key held in host memory. A key's tier is reported as `pinned` (host memory; the cpu
-// backend does not page-lock it). Witnesses are .wtns bytes; the proof is snarkjs's
-// proof.json text and public.json text. Every proof is verified against the key before it is
+// prove_on_host, which runs the reference prover on a key held in host memory: groth16::prove
+// on a .zkey, groth16::prove_bellman on a bellman .params with its .r1cs (key_files.hpp). A
+// key's tier is reported as `pinned` (host memory; the cpu backend does not page-lock it).
+// Witnesses are .wtns bytes; the proof is snarkjs's proof.json text (.zkey) or the bellman
+// proof's hex text (.params), and the public inputs public.json text. Every proof is verified against the key before it is
 // returned (groth16::prove does), so a witness that does not satisfy the circuit fails its
 // partition with kInvalidInput.
 //

@@ -7,11 +7,15 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <type_traits>
 #include <variant>
 
+#include "engine/key_files.hpp"
 #include "engine/witness_input.hpp"
 #include "formats/curve.hpp"
 #include "formats/mapped_file.hpp"
+#include "formats/params.hpp"
+#include "formats/r1cs.hpp"
 #include "formats/wtns.hpp"
 #include "formats/zkey.hpp"
 #include "gpu/cuda_check.hpp"
@@ -194,9 +198,15 @@ class CudaWork : public PartitionWork {
     const auto result = gpu::prover::finish_partition(key_.on(device_).key(), staging_->witness,
                                                       staging_->buffers, options);
     using Fr = typename Curve::Fr;
-    return {groth16::snarkjs_text(groth16::proof_to_json<Curve>(result.proof)),
-            groth16::snarkjs_text(
-                groth16::public_inputs_to_json<Curve>(std::span<const Fr>(result.public_inputs)))};
+    std::string proof;
+    if constexpr (std::is_same_v<Curve, groth16::BellmanCurve>) {
+      if (key_.on(device_).key().convention() == gpu::prover::KeyConvention::kBellman) {
+        proof = bellman_proof_text(result.proof);
+      }
+    }
+    if (proof.empty()) proof = groth16::snarkjs_text(groth16::proof_to_json<Curve>(result.proof));
+    return {std::move(proof), groth16::snarkjs_text(groth16::public_inputs_to_json<Curve>(
+                                  std::span<const Fr>(result.public_inputs)))};
   }
 
  private:
@@ -219,12 +229,20 @@ std::unique_ptr<PartitionWork> prepare_with(const CudaKey<Curve>& key, const Par
   return work;
 }
 
-void require_zkey(const KeySource& source) {
-  if (groth16::detect_key_format(source.path) != groth16::KeyFormat::kZkey) {
-    CUZK_INVALID_INPUT(source.path.string() +
-                       ": the cuda backend proves with snarkjs .zkey keys; a bellman .params key "
-                       "needs its .r1cs, which the engine does not take yet");
-  }
+// KeyShape's sizes for a circuit of `host`'s matrices whose key has `points` bytes.
+template <class Curve>
+CudaBackend::KeyShape shape_of(const gpu::prover::HostCircuit<typename Curve::Fr>& host,
+                               uint64_t points) {
+  using Buffers = gpu::prover::PartitionBuffers<Curve>;
+  CudaBackend::KeyShape shape;
+  shape.circuit_bytes = host.bytes() + gpu::prover::kDomainBytesBound;
+  shape.points_bytes = points;
+  // A streamed key's MSMs stage their bases through the slot: the larger of the two.
+  shape.partition_bytes = std::max(
+      Buffers::bytes_for(gpu::prover::partition_shape(host, gpu::prover::KeyResidency::kDevice)),
+      Buffers::bytes_for(gpu::prover::partition_shape(host, gpu::prover::KeyResidency::kStreamed)));
+  shape.witness_bytes = uint64_t(host.n_vars) * sizeof(typename Curve::Fr);
+  return shape;
 }
 
 }  // namespace
@@ -238,28 +256,30 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
     std::lock_guard lock(mutex_);
     if (auto it = shapes_.find(source.path.string()); it != shapes_.end()) return it->second;
   }
-  require_zkey(source);
-  auto file = formats::MappedFile::open(source.path);
   KeyShape shape;
-  formats::with_curve(formats::sniff_curve(file.bytes(), source.path.string()), [&](auto curve) {
-    using Curve = decltype(curve);
-    using Fr = typename Curve::Fr;
-    const auto sections = formats::parse_zkey_sections<Curve>(file.bytes(), file.name());
-    // The matrices' compact size depends on the coefficients: decode them (not the points).
-    formats::Groth16Zkey<Curve> matrices;
-    matrices.header = sections.header;
-    matrices.coefficients = formats::decode_coefficients<Curve>(sections);
-    const auto host = gpu::prover::host_circuit_from_zkey(matrices);
-    using Buffers = gpu::prover::PartitionBuffers<Curve>;
-    shape.circuit_bytes = host.bytes() + gpu::prover::kDomainBytesBound;
-    shape.points_bytes = gpu::prover::footprint(sections.header).bytes();
-    // A streamed key's MSMs stage their bases through the slot: the larger of the two.
-    shape.partition_bytes = std::max(
-        Buffers::bytes_for(gpu::prover::partition_shape(host, gpu::prover::KeyResidency::kDevice)),
-        Buffers::bytes_for(
-            gpu::prover::partition_shape(host, gpu::prover::KeyResidency::kStreamed)));
-    shape.witness_bytes = uint64_t(host.n_vars) * sizeof(Fr);
-  });
+  if (key_file_format(source) == groth16::KeyFormat::kParams) {
+    using Curve = groth16::BellmanCurve;
+    auto file = formats::MappedFile::open(source.path);
+    const auto layout = formats::parse_bellman_params_layout(file.bytes(), file.name());
+    const uint64_t points = layout.h.size() + layout.l.size() + layout.a.size() +
+                            layout.b_g1.size() + layout.b_g2.size();  // as stored: 96 / 192 bytes
+    static_assert(sizeof(formats::BellmanParams::G1) == 96 &&
+                  sizeof(formats::BellmanParams::G2) == 192);
+    const auto r1cs = formats::read_r1cs<Curve>(bellman_r1cs_path(source));
+    shape = shape_of<Curve>(gpu::prover::host_circuit_from_r1cs(r1cs), points);
+  } else {
+    auto file = formats::MappedFile::open(source.path);
+    formats::with_curve(formats::sniff_curve(file.bytes(), source.path.string()), [&](auto curve) {
+      using Curve = decltype(curve);
+      const auto sections = formats::parse_zkey_sections<Curve>(file.bytes(), file.name());
+      // The matrices' compact size depends on the coefficients: decode them (not the points).
+      formats::Groth16Zkey<Curve> matrices;
+      matrices.header = sections.header;
+      matrices.coefficients = formats::decode_coefficients<Curve>(sections);
+      shape = shape_of<Curve>(gpu::prover::host_circuit_from_zkey(matrices),
+                              gpu::prover::footprint(sections.header).bytes());
+    });
+  }
   std::lock_guard lock(mutex_);
   shapes_[source.path.string()] = shape;
   return shape;
@@ -291,31 +311,50 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
   if (tier != KeyTier::kVram && tier != KeyTier::kPinned) {
     CUZK_THROW(ErrorKind::kInternal, "cuda backend: keys live in VRAM or pinned host memory");
   }
-  require_zkey(source);
-  formats::ZkeyReadOptions read;
-  read.subgroup_check =
+  const io::SubgroupCheck subgroups =
       options_.check_key_subgroups ? io::SubgroupCheck::kOn : io::SubgroupCheck::kOff;
-  return formats::with_curve(formats::sniff_curve(source.path), [&](auto curve) {
-    using Curve = decltype(curve);
+  // The circuit on every device; pinned: the points once in pinned host memory (portable),
+  // shared by every device.
+  const auto load = [&]<class Curve>(const auto& key_file, auto&& make_resident) {
     using Resident = gpu::prover::ResidentCircuit<Curve>;
-    const auto zkey = formats::read_zkey<Curve>(source.path, read);
-    // Pinned: the points once in pinned host memory (portable), shared by every device.
     std::shared_ptr<const gpu::prover::DeviceProvingKey<Curve>> streamed;
     if (tier == KeyTier::kPinned) {
       streamed = std::make_shared<const gpu::prover::DeviceProvingKey<Curve>>(
-          gpu::prover::DeviceProvingKey<Curve>::upload(zkey, gpu::prover::KeyResidency::kStreamed));
+          gpu::prover::DeviceProvingKey<Curve>::upload(key_file,
+                                                       gpu::prover::KeyResidency::kStreamed));
     }
     std::vector<std::unique_ptr<Resident>> resident;
     for (int d = 0; d < device_count(); ++d) {
       use_device(d);
-      resident.push_back(std::make_unique<Resident>(
-          streamed != nullptr ? Resident::from_zkey(zkey, streamed) : Resident::from_zkey(zkey)));
+      resident.push_back(std::make_unique<Resident>(make_resident(streamed)));
     }
     const uint64_t bytes =
         streamed != nullptr ? streamed->bytes() : resident.front()->device_bytes();
     auto key = std::make_shared<CudaKey<Curve>>(std::move(resident), bytes, tier);
     key->make_staging_ahead(options_.staging_per_device);
     return std::shared_ptr<const LoadedKey>(std::move(key));
+  };
+  if (key_file_format(source) == groth16::KeyFormat::kParams) {
+    using Curve = groth16::BellmanCurve;
+    using Resident = gpu::prover::ResidentCircuit<Curve>;
+    formats::ParamsReadOptions read;
+    read.subgroup_check = subgroups;
+    const auto params = formats::read_bellman_params(source.path, read);
+    const auto r1cs = formats::read_r1cs<Curve>(bellman_r1cs_path(source));
+    return load.template operator()<Curve>(params, [&](const auto& streamed) {
+      return streamed != nullptr ? Resident::from_params(params, r1cs, streamed)
+                                 : Resident::from_params(params, r1cs);
+    });
+  }
+  formats::ZkeyReadOptions read;
+  read.subgroup_check = subgroups;
+  return formats::with_curve(formats::sniff_curve(source.path), [&](auto curve) {
+    using Curve = decltype(curve);
+    using Resident = gpu::prover::ResidentCircuit<Curve>;
+    const auto zkey = formats::read_zkey<Curve>(source.path, read);
+    return load.template operator()<Curve>(zkey, [&](const auto& streamed) {
+      return streamed != nullptr ? Resident::from_zkey(zkey, streamed) : Resident::from_zkey(zkey);
+    });
   });
 }
 

@@ -2,15 +2,16 @@
 // `cuda`: the engine on NVIDIA GPUs, through the GPU prover (src/gpu/prover). Built only where
 // nvcc was found (CUZK_WITH_CUDA_BACKEND); the engine itself does not depend on it.
 //
-// Keys: snarkjs .zkey files, on every device: the constraint matrices from the key's
-// coefficient section and the NTT domain always in VRAM (gpu/prover/resident_circuit.hpp); the
+// Keys: snarkjs .zkey files, or bellman .params files with their circuit's .r1cs
+// (key_files.hpp), on every device: the constraint matrices (from the .zkey's coefficient
+// section or the .r1cs) and the NTT domain always in VRAM (gpu/prover/resident_circuit.hpp); the
 // five point queries either in VRAM too (KeyTier::kVram), or, for a key the VRAM budget cannot
 // hold, once in pinned host memory (KeyTier::kPinned), shared by every device, each MSM
 // streaming its bases through two staging buffers of the partition's slot. The key store picks
 // the tier from its budgets (VRAM first); budgets are the override. key_charges() decodes
 // only the header and the coefficient section, so the budgets are exact before anything is
-// uploaded: a pinned key charges its points to the pinned budget and its matrices and domain
-// to the VRAM budget (on every GPU).
+// uploaded (a .params key's matrices are sized from its .r1cs): a pinned key charges its points
+// to the pinned budget and its matrices and domain to the VRAM budget (on every GPU).
 //
 // A partition, in the four calls of backend.hpp:
 //   prepare   the .wtns bytes, checked, into a pinned staging buffer (no lock)
@@ -20,8 +21,8 @@
 //             does not satisfy the circuit fails here with kInvalidInput)
 // The pinned staging buffers (witness, sums, timing events) belong to the loaded key, one per
 // partition in flight on each device, reused: CudaOptions::staging_per_device of them are made
-// when the key is loaded, more on demand (pinned allocation). Outputs: snarkjs proof.json and
-// public.json text.
+// when the key is loaded, more on demand (pinned allocation). Outputs: snarkjs proof.json text
+// (.zkey) or the bellman proof's hex text (.params), and public.json text.
 //
 // Start-up and shutdown calls that allocate or query the device (the arena, device
 // properties) live in cuda_startup.cpp, the only file of the engine allowed them

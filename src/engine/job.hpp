@@ -73,8 +73,8 @@ struct JobTimings {
 // One partition's result. proof: the backend's proof encoding (cpu: snarkjs proof.json text;
 // sim: a token naming job and partition); public_inputs: public.json text (cpu) or empty.
 struct PartitionOutput {
-  std::string proof;
-  std::string public_inputs;
+  std::string proof;          // proof.json text; a .params key's: the 192-byte proof in hex
+  std::string public_inputs;  // public.json text
 };
 
 struct JobResult {

@@ -98,7 +98,8 @@ void KeyStore::register_key(const KeyId& id, const KeySource& source) {
   std::lock_guard lock(mutex_);
   if (auto it = entries_.find(id); it != entries_.end()) {
     const auto& old = it->second->source;
-    if (old.path != source.path || old.sim_constraints != source.sim_constraints) {
+    if (old.path != source.path || old.sim_constraints != source.sim_constraints ||
+        old.r1cs != source.r1cs) {
       CUZK_INVALID_INPUT("key id '" + id + "' is already registered for another key");
     }
     return;

@@ -38,7 +38,8 @@ struct DaemonConfig {
   bool verify_proofs = true;  // cuda: check every proof against its key before returning it
 
   // [keys]
-  std::filesystem::path key_directory;  // every *.zkey in it, id = the file name's stem
+  // Every *.zkey and *.params (with its .r1cs beside it) in it; id = the file name's stem.
+  std::filesystem::path key_directory;
   std::map<std::string, std::filesystem::path> key_files;  // [keys.files] id = "path"
   std::vector<std::string> preload;
   bool check_key_subgroups = true;  // cpu, cuda: subgroup checks of every key point when loading

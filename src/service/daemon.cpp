@@ -33,15 +33,20 @@ uint64_t mem_total_bytes() {
   return uint64_t(16) << 30;  // not Linux: a modest guess
 }
 
-// The .zkey files the config registers at start-up (key_directory and key_files).
+// A key file of a key directory: a .zkey, or a bellman .params (whose .r1cs, by the same stem,
+// sits beside it: engine/key_files.hpp).
+bool is_key_file(const fs::directory_entry& entry) {
+  const auto extension = entry.path().extension();
+  return (extension == ".zkey" || extension == ".params") && entry.is_regular_file();
+}
+
+// The key files the config registers at start-up (key_directory and key_files).
 std::vector<fs::path> configured_key_paths(const DaemonConfig& c) {
   std::vector<fs::path> paths;
   std::error_code error;
   if (!c.key_directory.empty() && fs::is_directory(c.key_directory, error)) {
     for (const auto& entry : fs::directory_iterator(c.key_directory, error)) {
-      if (entry.path().extension() == ".zkey" && entry.is_regular_file()) {
-        paths.push_back(entry.path());
-      }
+      if (is_key_file(entry)) paths.push_back(entry.path());
     }
   }
   for (const auto& [id, path] : c.key_files) paths.push_back(path);
@@ -85,7 +90,7 @@ void register_keys(engine::Engine& engine, const DaemonConfig& c) {
                  "key directory '" + c.key_directory.string() + "' does not exist");
     }
     for (const auto& entry : fs::directory_iterator(c.key_directory)) {
-      if (entry.path().extension() != ".zkey" || !entry.is_regular_file()) continue;
+      if (!is_key_file(entry)) continue;
       engine.register_key(entry.path().stem().string(), {entry.path()});
       log_info("key_registered")
           .kv("key", entry.path().stem().string())

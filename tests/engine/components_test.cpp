@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "engine/gpu_locks.hpp"
+#include "engine/key_files.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
 #include "engine/scheduler.hpp"
@@ -220,6 +221,18 @@ TEST(MemoryBudget, DefaultVramKeyBudgetLeavesRoomForTheWorkersSlots) {
   EXPECT_EQ(default_vram_key_budget(80 * kGiB, kGiB, 4, 10 * kGiB), 40 * kGiB);
   EXPECT_EQ(default_vram_key_budget(80 * kGiB, kGiB, 3, 13 * kGiB), 40 * kGiB);
   EXPECT_EQ(default_vram_key_budget(80 * kGiB, kGiB, 3, 12 * kGiB), 43 * kGiB);
+}
+
+TEST(KeyFiles, BellmanProofTextRefusesWhatIsNotOne) {
+  for (const std::string& text :
+       {std::string("00"), std::string(384, 'g'), std::string(384, 'F'), std::string(384, '0')}) {
+    try {
+      (void)bellman_proof_from_text(text);
+      ADD_FAILURE() << "accepted a proof text of " << text.size() << " '" << text[0] << "'";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
+    }
+  }
 }
 
 TEST(SimBackend, CatchesSlotReuseWithoutFence) {

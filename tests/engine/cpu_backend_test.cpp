@@ -45,6 +45,16 @@ TEST_F(CpuEngine, ConcurrentClientsGetVerifiedProofsOnBothCurves) {
   engine->shutdown(ShutdownMode::kDrain);
 }
 
+TEST_F(CpuEngine, BellmanParamsKeyWithItsR1csProves) {
+  EngineOptions o;
+  o.cpu_workers = 2;
+  o.host_bytes = uint64_t(1) << 30;
+  o.keys.budgets = {{KeyTier::kPinned, uint64_t(1) << 30}};
+  auto engine = Engine::create(o, CpuBackend::create({}));
+  test::run_bellman_key_suite(engine.get(), dir_, test::make_bellman_key(dir_), KeyTier::kPinned);
+  engine->shutdown(ShutdownMode::kDrain);
+}
+
 TEST_F(CpuEngine, MissingKeyFileIsNotFound) {
   EngineOptions o;
   o.host_bytes = uint64_t(1) << 30;

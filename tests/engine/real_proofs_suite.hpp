@@ -4,7 +4,8 @@
 // of several partitions (.wtns bytes), and every returned proof.json / public.json is verified
 // with the verifying key. A witness that does not satisfy the circuit, or one of the other
 // curve, fails its job with kInvalidInput, and the engine keeps serving; afterwards nothing is
-// held (host bytes, key references, VRAM slots).
+// held (host bytes, key references, VRAM slots). A second suite proves with a bellman .params
+// key and its .r1cs.
 
 #include <gtest/gtest.h>
 
@@ -20,8 +21,12 @@
 
 #include "circuits/synthetic.hpp"
 #include "engine/engine.hpp"
+#include "engine/key_files.hpp"
+#include "formats/params.hpp"
+#include "formats/r1cs.hpp"
 #include "formats/wtns.hpp"
 #include "formats/zkey.hpp"
+#include "groth16/bellman.hpp"
 #include "groth16/json.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
@@ -168,6 +173,69 @@ inline void run_real_proofs_suite(Engine* engine, const fs::path& dir, const std
     EXPECT_EQ(k.in_use, 0) << k.id;
   }
   for (const auto& g : s.gpus) EXPECT_EQ(g.arena_in_use, 0u) << "GPU " << g.device;
+}
+
+// A bellman .params key (development setup) with its .r1cs next to it, as a Filecoin key
+// directory holds them, and a witness.
+struct BellmanKeyFiles {
+  fs::path key_path;
+  groth16::VerifyingKey<groth16::BellmanCurve> vk;
+  std::vector<uint8_t> witness;
+};
+
+inline BellmanKeyFiles make_bellman_key(const fs::path& dir) {
+  using Curve = groth16::BellmanCurve;
+  circuits::SyntheticSpec spec;
+  spec.shape = circuits::Shape::kPorep;
+  spec.constraints = 300;
+  spec.public_inputs = 2;
+  spec.seed = cuzk::test::seed() + 7;
+  auto circuit = circuits::generate_circuit<Curve>(spec);
+  const auto params = groth16::bellman_setup(circuit.r1cs);
+  BellmanKeyFiles files;
+  files.key_path = dir / "bellman.params";
+  formats::write_bellman_params(files.key_path, params);
+  formats::write_r1cs<Curve>(dir / "bellman.r1cs", circuit.r1cs);
+  files.vk = groth16::verifying_key_from_bellman(params.vk);
+  files.witness = formats::wtns_to_bytes<Curve>(circuit.witness);
+  return files;
+}
+
+// A job of several partitions proves with the key; each proof text decodes to the 192-byte
+// proof and verifies against the key's verifying key; the key is in `key_tier`; the same key
+// registered without its .r1cs is refused, naming the file looked for.
+inline void run_bellman_key_suite(Engine* engine, const fs::path& dir, const BellmanKeyFiles& key,
+                                  KeyTier key_tier) {
+  using Curve = groth16::BellmanCurve;
+  engine->register_key("bellman", {key.key_path});
+  JobSpec job;
+  job.key_id = "bellman";
+  for (int p = 0; p < 3; ++p) job.partitions.push_back(input(key.witness));
+  const JobResult r = engine->await(engine->submit(job), 300s);
+  ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
+  for (size_t p = 0; p < r.partitions.size(); ++p) {
+    const auto& out = r.partitions[p];
+    ASSERT_EQ(out.proof.size(), 2 * formats::kBellmanProofBytes) << "partition " << p;
+    const auto proof = bellman_proof_from_text(out.proof);
+    const auto inputs =
+        groth16::public_inputs_from_json<Curve>(nlohmann::json::parse(out.public_inputs));
+    EXPECT_TRUE(groth16::verify<Curve>(key.vk, inputs, proof))
+        << "partition " << p << ": the bellman proof does not verify";
+  }
+  ASSERT_TRUE(engine->wait_idle(60s));
+  for (const auto& k : engine->status().keys) {
+    if (k.id == "bellman") EXPECT_EQ(k.tier, key_tier);
+  }
+
+  const fs::path lone = dir / "lone.params";
+  fs::copy_file(key.key_path, lone, fs::copy_options::overwrite_existing);
+  try {
+    engine->register_key("lone", {lone});
+    ADD_FAILURE() << "a .params key without its .r1cs was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
+    EXPECT_NE(std::string(e.what()).find("lone.r1cs"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace cuzk::engine::test

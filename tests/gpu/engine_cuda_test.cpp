@@ -93,6 +93,25 @@ TEST_F(CudaEngine, ConcurrentClientsGetVerifiedProofsOnBothCurves) {
   engine->shutdown(ShutdownMode::kDrain);
 }
 
+// A bellman .params key with its .r1cs, in VRAM and then streamed from pinned memory.
+TEST_F(CudaEngine, BellmanParamsKeyWithItsR1csProves) {
+  CUZK_SKIP_WITHOUT_GPU();
+  const auto key = test::make_bellman_key(dir_);
+  {
+    auto engine = Engine::create(options(2), CudaBackend::create({}));
+    test::run_bellman_key_suite(engine.get(), dir_, key, KeyTier::kVram);
+    engine->shutdown(ShutdownMode::kDrain);
+  }
+  auto backend = CudaBackend::create({});
+  const TierBytes charges = backend->key_charges({key.key_path}, KeyTier::kPinned);
+  EngineOptions o = options(2);
+  o.keys.budgets = {{KeyTier::kVram, charges.at(KeyTier::kVram)},
+                    {KeyTier::kPinned, uint64_t(1) << 30}};
+  auto engine = Engine::create(o, std::move(backend));
+  test::run_bellman_key_suite(engine.get(), dir_, key, KeyTier::kPinned);
+  engine->shutdown(ShutdownMode::kDrain);
+}
+
 TEST_F(CudaEngine, EveryWorkerCountProves) {
   CUZK_SKIP_WITHOUT_GPU();
   const auto c = test::make_circuit<formats::Bls12_381>(dir_, cuzk::test::seed());

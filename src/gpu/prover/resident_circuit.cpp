@@ -90,6 +90,19 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::Bellma
   }
 }
 
+template <class Curve>
+ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(
+    const formats::BellmanParams& params, const formats::R1cs<Curve>& r1cs,
+    std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
+  if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
+    CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
+  } else {
+    if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
+    return upload(host_circuit_from_r1cs(r1cs), params, ntt::Convention::kBellman,
+                  KeyPlacement::kStreamed, std::move(streamed));
+  }
+}
+
 template class ResidentCircuit<formats::Bn254>;
 template class ResidentCircuit<formats::Bls12_381>;
 

@@ -72,6 +72,10 @@ class ResidentCircuit {
   static ResidentCircuit from_params(const formats::BellmanParams& params,
                                      const formats::R1cs<Curve>& r1cs,
                                      KeyPlacement placement = KeyPlacement::kDevice);
+  // As from_zkey with a shared streamed key (made from these params).
+  static ResidentCircuit from_params(const formats::BellmanParams& params,
+                                     const formats::R1cs<Curve>& r1cs,
+                                     std::shared_ptr<const DeviceProvingKey<Curve>> streamed);
 
   const DeviceCircuit<Fr>& circuit() const { return circuit_; }
   const DeviceProvingKey<Curve>& key() const { return *key_; }
