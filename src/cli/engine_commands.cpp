@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "engine/key_files.hpp"
 #include "service/client.hpp"
 #include "service/convert.hpp"
 #include "util/error.hpp"
@@ -200,7 +201,9 @@ void add_engine_client_commands(CLI::App& app, int& exit_code) {
         "await", "wait for a job; prints its state and timings as JSON, writes its proofs");
     cmd->add_option("job", f->job, "job id")->required();
     cmd->add_option("--timeout", f->timeout_s, "seconds to wait (0: until the job is final)");
-    cmd->add_option("--proof", f->proof, "write proof.json here (several partitions: name.N.json)");
+    cmd->add_option("--proof", f->proof,
+                    "write proof.json (a .params key's: the 192-byte proof) here (several "
+                    "partitions: name.N.json)");
     cmd->add_option("--public", f->public_json, "write public.json here (likewise)");
     f->connection.add_to(*cmd);
     cmd->callback([f, &exit_code] {
@@ -212,7 +215,15 @@ void add_engine_client_commands(CLI::App& app, int& exit_code) {
         const int n = result.partitions_size();
         for (int p = 0; p < n; ++p) {
           if (!f->proof.empty()) {
-            write_file(partition_path(f->proof, p, n), result.partitions(p).proof_json());
+            // A .params key's proof arrives as hex text: its file is the 192-byte proof, as
+            // `cuzk prove` writes it and `cuzk verify` reads it.
+            const std::string& proof = result.partitions(p).proof_json();
+            if (engine::is_bellman_proof_text(proof)) {
+              const auto bytes = engine::bellman_proof_bytes(proof);
+              write_file(partition_path(f->proof, p, n), std::string(bytes.begin(), bytes.end()));
+            } else {
+              write_file(partition_path(f->proof, p, n), proof);
+            }
           }
           if (!f->public_json.empty()) {
             write_file(partition_path(f->public_json, p, n), result.partitions(p).public_json());

@@ -49,23 +49,46 @@ std::string bellman_proof_text(const groth16::Proof<groth16::BellmanCurve>& proo
   return text;
 }
 
-groth16::Proof<groth16::BellmanCurve> bellman_proof_from_text(const std::string& text) {
+namespace {
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+}  // namespace
+
+bool is_bellman_proof_text(const std::string& text) {
+  if (text.size() != 2 * formats::kBellmanProofBytes) return false;
+  for (char c : text) {
+    if (hex_digit(c) < 0) return false;
+  }
+  return true;
+}
+
+std::array<uint8_t, formats::kBellmanProofBytes> bellman_proof_bytes(const std::string& text) {
   if (text.size() != 2 * formats::kBellmanProofBytes) {
     CUZK_INVALID_INPUT("a bellman proof text has " +
                        std::to_string(2 * formats::kBellmanProofBytes) + " hex digits, not " +
                        std::to_string(text.size()));
   }
-  const auto digit = [&](char c) -> unsigned {
-    if (c >= '0' && c <= '9') return unsigned(c - '0');
-    if (c >= 'a' && c <= 'f') return unsigned(c - 'a' + 10);
-    CUZK_INVALID_INPUT(std::string("a bellman proof text holds '") + c +
-                       "', not a lowercase hex digit");
-  };
   std::array<uint8_t, formats::kBellmanProofBytes> bytes;
   for (size_t i = 0; i < bytes.size(); ++i) {
-    bytes[i] = uint8_t(digit(text[2 * i]) << 4 | digit(text[2 * i + 1]));
+    const int hi = hex_digit(text[2 * i]), lo = hex_digit(text[2 * i + 1]);
+    if (hi < 0 || lo < 0) {
+      CUZK_INVALID_INPUT(
+          "a bellman proof text holds a character that is not a lowercase hex "
+          "digit at position " +
+          std::to_string(hi < 0 ? 2 * i : 2 * i + 1));
+    }
+    bytes[i] = uint8_t(hi << 4 | lo);
   }
-  return groth16::proof_from_bellman(formats::decode_bellman_proof(bytes));
+  return bytes;
+}
+
+groth16::Proof<groth16::BellmanCurve> bellman_proof_from_text(const std::string& text) {
+  return groth16::proof_from_bellman(formats::decode_bellman_proof(bellman_proof_bytes(text)));
 }
 
 }  // namespace cuzk::engine

@@ -9,10 +9,13 @@
 // the 192-byte compressed bellman proof as 384 lowercase hexadecimal digits (text, so that it
 // travels in the same string fields). Public inputs are public.json text for both.
 
+#include <array>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
 #include "engine/backend.hpp"
+#include "formats/params.hpp"
 #include "groth16/bellman.hpp"
 #include "groth16/files.hpp"
 
@@ -25,8 +28,11 @@ groth16::KeyFormat key_file_format(const KeySource& source);
 std::filesystem::path bellman_r1cs_path(const KeySource& source);
 
 // A bellman proof as PartitionOutput::proof text, and back (kInvalidInput for anything but 384
-// hexadecimal digits of a valid encoding).
+// hexadecimal digits of a valid encoding). is_bellman_proof_text: the text has that form (a
+// client writing proofs to files turns it back into the 192-byte proof file).
 std::string bellman_proof_text(const groth16::Proof<groth16::BellmanCurve>& proof);
+bool is_bellman_proof_text(const std::string& text);
+std::array<uint8_t, formats::kBellmanProofBytes> bellman_proof_bytes(const std::string& text);
 groth16::Proof<groth16::BellmanCurve> bellman_proof_from_text(const std::string& text);
 
 }  // namespace cuzk::engine

@@ -223,6 +223,16 @@ TEST(MemoryBudget, DefaultVramKeyBudgetLeavesRoomForTheWorkersSlots) {
   EXPECT_EQ(default_vram_key_budget(80 * kGiB, kGiB, 3, 12 * kGiB), 43 * kGiB);
 }
 
+TEST(KeyFiles, BellmanProofTextIsTellable) {
+  EXPECT_TRUE(is_bellman_proof_text(std::string(384, 'a')));
+  EXPECT_FALSE(is_bellman_proof_text(std::string(384, 'A')));
+  EXPECT_FALSE(is_bellman_proof_text(std::string(383, 'a')));
+  EXPECT_FALSE(is_bellman_proof_text("{\"pi_a\": []}"));
+  const auto bytes = bellman_proof_bytes("0f" + std::string(382, '0'));
+  EXPECT_EQ(bytes[0], 0x0f);
+  EXPECT_EQ(bytes[1], 0);
+}
+
 TEST(KeyFiles, BellmanProofTextRefusesWhatIsNotOne) {
   for (const std::string& text :
        {std::string("00"), std::string(384, 'g'), std::string(384, 'F'), std::string(384, '0')}) {
