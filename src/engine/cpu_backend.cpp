@@ -43,48 +43,50 @@ double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-// One proof: the witness is parsed (synthesis), then groth16::prove. Its stages cannot be
-// interrupted, so `cancelled` is looked at before proving and the caller looks again after.
-template <class Curve>
-PartitionOutput prove_with(const formats::Groth16Zkey<Curve>& zkey, const PartitionInput& input,
-                           const std::atomic<bool>& cancelled, StageTimes& times) {
+// One proof: the witness of `wires` values is parsed (synthesis), then prove(witness) gives a
+// ProveResult and proof_text its proof's text. Its stages cannot be interrupted, so `cancelled`
+// is looked at before proving and the caller looks again after.
+template <class Curve, class Prove, class ProofText>
+PartitionOutput prove_witness(uint32_t wires, const PartitionInput& input,
+                              const std::atomic<bool>& cancelled, StageTimes& times, Prove&& prove,
+                              ProofText&& proof_text) {
   const auto t0 = Clock::now();
   formats::WtnsReadOptions read;
-  read.expected_count = zkey.header.n_vars;
+  read.expected_count = wires;
   read.threads = 1;
   const WitnessView wtns = WitnessView::of(input);
   const auto witness = formats::parse_wtns<Curve>(wtns.bytes(), wtns.name(), read);
   times.synthesis_ms += ms_since(t0);
   if (cancelled.load()) return {};
-  const auto result = groth16::prove<Curve>(zkey, witness);
+  const auto result = prove(witness);
   const auto& t = result.timings;
   times.synthesis_ms += t.witness_check_ms + t.abc_ms;
   times.gpu_ms += t.h_ms + t.msm_a_ms + t.msm_b1_ms + t.msm_b2_ms + t.msm_c_ms + t.msm_h_ms;
   times.epilogue_ms += t.epilogue_ms + t.self_verify_ms;
-  return {groth16::snarkjs_text(groth16::proof_to_json<Curve>(result.proof)),
+  return {proof_text(result.proof),
           groth16::snarkjs_text(groth16::public_inputs_to_json<Curve>(result.public_inputs))};
 }
 
-// The same with a .params key: the witness is checked against the .r1cs, then
-// groth16::prove_bellman; the proof as bellman_proof_text.
+// A .zkey key: groth16::prove, the proof as proof.json text.
+template <class Curve>
+PartitionOutput prove_with(const formats::Groth16Zkey<Curve>& zkey, const PartitionInput& input,
+                           const std::atomic<bool>& cancelled, StageTimes& times) {
+  return prove_witness<Curve>(
+      zkey.header.n_vars, input, cancelled, times,
+      [&](const auto& witness) { return groth16::prove<Curve>(zkey, witness); },
+      [](const auto& proof) {
+        return groth16::snarkjs_text(groth16::proof_to_json<Curve>(proof));
+      });
+}
+
+// A .params key: the witness is checked against the .r1cs, then groth16::prove_bellman; the
+// proof as bellman_proof_text.
 PartitionOutput prove_with(const BellmanKey& key, const PartitionInput& input,
                            const std::atomic<bool>& cancelled, StageTimes& times) {
-  using Curve = groth16::BellmanCurve;
-  const auto t0 = Clock::now();
-  formats::WtnsReadOptions read;
-  read.expected_count = key.r1cs.header.n_wires;
-  read.threads = 1;
-  const WitnessView wtns = WitnessView::of(input);
-  const auto witness = formats::parse_wtns<Curve>(wtns.bytes(), wtns.name(), read);
-  times.synthesis_ms += ms_since(t0);
-  if (cancelled.load()) return {};
-  const auto result = groth16::prove_bellman(key.params, key.r1cs, witness);
-  const auto& t = result.timings;
-  times.synthesis_ms += t.witness_check_ms + t.abc_ms;
-  times.gpu_ms += t.h_ms + t.msm_a_ms + t.msm_b1_ms + t.msm_b2_ms + t.msm_c_ms + t.msm_h_ms;
-  times.epilogue_ms += t.epilogue_ms + t.self_verify_ms;
-  return {bellman_proof_text(result.proof),
-          groth16::snarkjs_text(groth16::public_inputs_to_json<Curve>(result.public_inputs))};
+  return prove_witness<groth16::BellmanCurve>(
+      key.r1cs.header.n_wires, input, cancelled, times,
+      [&](const auto& witness) { return groth16::prove_bellman(key.params, key.r1cs, witness); },
+      [](const auto& proof) { return bellman_proof_text(proof); });
 }
 
 }  // namespace

@@ -198,15 +198,14 @@ class CudaWork : public PartitionWork {
     const auto result = gpu::prover::finish_partition(key_.on(device_).key(), staging_->witness,
                                                       staging_->buffers, options);
     using Fr = typename Curve::Fr;
-    std::string proof;
+    std::string inputs = groth16::snarkjs_text(
+        groth16::public_inputs_to_json<Curve>(std::span<const Fr>(result.public_inputs)));
     if constexpr (std::is_same_v<Curve, groth16::BellmanCurve>) {
       if (key_.on(device_).key().convention() == gpu::prover::KeyConvention::kBellman) {
-        proof = bellman_proof_text(result.proof);
+        return {bellman_proof_text(result.proof), std::move(inputs)};
       }
     }
-    if (proof.empty()) proof = groth16::snarkjs_text(groth16::proof_to_json<Curve>(result.proof));
-    return {std::move(proof), groth16::snarkjs_text(groth16::public_inputs_to_json<Curve>(
-                                  std::span<const Fr>(result.public_inputs)))};
+    return {groth16::snarkjs_text(groth16::proof_to_json<Curve>(result.proof)), std::move(inputs)};
   }
 
  private:

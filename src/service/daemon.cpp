@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cuzk/v1/proving_engine.pb.h"
 #include "engine/cpu_backend.hpp"
@@ -40,17 +43,21 @@ bool is_key_file(const fs::directory_entry& entry) {
   return (extension == ".zkey" || extension == ".params") && entry.is_regular_file();
 }
 
-// The key files the config registers at start-up (key_directory and key_files).
-std::vector<fs::path> configured_key_paths(const DaemonConfig& c) {
-  std::vector<fs::path> paths;
-  std::error_code error;
-  if (!c.key_directory.empty() && fs::is_directory(c.key_directory, error)) {
-    for (const auto& entry : fs::directory_iterator(c.key_directory, error)) {
-      if (is_key_file(entry)) paths.push_back(entry.path());
+// The keys the config registers at start-up, as (id, path): every key file of key_directory
+// (id: the file name's stem), then key_files. kNotFound when the directory does not exist.
+std::vector<std::pair<std::string, fs::path>> configured_keys(const DaemonConfig& c) {
+  std::vector<std::pair<std::string, fs::path>> keys;
+  if (!c.key_directory.empty()) {
+    if (!fs::is_directory(c.key_directory)) {
+      CUZK_THROW(ErrorKind::kNotFound,
+                 "key directory '" + c.key_directory.string() + "' does not exist");
+    }
+    for (const auto& entry : fs::directory_iterator(c.key_directory)) {
+      if (is_key_file(entry)) keys.emplace_back(entry.path().stem().string(), entry.path());
     }
   }
-  for (const auto& [id, path] : c.key_files) paths.push_back(path);
-  return paths;
+  for (const auto& [id, path] : c.key_files) keys.emplace_back(id, path);
+  return keys;
 }
 
 // Key budgets when the config names none: the cpu backend keeps keys in host memory (half of
@@ -67,7 +74,7 @@ std::map<engine::KeyTier, uint64_t> default_budgets(const engine::Backend& backe
       smallest = std::min(smallest, backend.describe(d).vram_bytes);
     }
     uint64_t largest_slot = 0;
-    for (const auto& path : configured_key_paths(config)) {
+    for (const auto& [id, path] : configured_keys(config)) {
       try {
         largest_slot = std::max(largest_slot, backend.partition_vram_bytes({path}));
       } catch (const Error&) {
@@ -84,20 +91,7 @@ std::map<engine::KeyTier, uint64_t> default_budgets(const engine::Backend& backe
 }
 
 void register_keys(engine::Engine& engine, const DaemonConfig& c) {
-  if (!c.key_directory.empty()) {
-    if (!fs::is_directory(c.key_directory)) {
-      CUZK_THROW(ErrorKind::kNotFound,
-                 "key directory '" + c.key_directory.string() + "' does not exist");
-    }
-    for (const auto& entry : fs::directory_iterator(c.key_directory)) {
-      if (!is_key_file(entry)) continue;
-      engine.register_key(entry.path().stem().string(), {entry.path()});
-      log_info("key_registered")
-          .kv("key", entry.path().stem().string())
-          .kv("path", entry.path().string());
-    }
-  }
-  for (const auto& [id, path] : c.key_files) {
+  for (const auto& [id, path] : configured_keys(c)) {
     engine.register_key(id, {path});
     log_info("key_registered").kv("key", id).kv("path", path.string());
   }
