@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -142,9 +143,17 @@ void print_status(const v1::EngineStatus& s) {
                 bytes_text(t.budget()).c_str());
   }
   for (const auto& k : s.keys()) {
-    std::printf("key %s: %s%s, %s, %d in use, %llu loads\n", k.id().c_str(), k.tier().c_str(),
-                k.loading() ? " (loading)" : "", bytes_text(k.bytes()).c_str(), k.in_use(),
-                (unsigned long long)k.loads());
+    std::string charges;
+    if (k.charges_size() > 1) {  // a key spread over tiers: what each budget gives it
+      std::map<std::string, uint64_t> sorted(k.charges().begin(), k.charges().end());
+      for (const auto& [tier, bytes] : sorted) {
+        charges += (charges.empty() ? " (" : ", ") + tier + " " + bytes_text(bytes);
+      }
+      charges += ")";
+    }
+    std::printf("key %s: %s%s, %s%s, %d in use, %llu loads\n", k.id().c_str(), k.tier().c_str(),
+                k.loading() ? " (loading)" : "", bytes_text(k.bytes()).c_str(), charges.c_str(),
+                k.in_use(), (unsigned long long)k.loads());
   }
 }
 

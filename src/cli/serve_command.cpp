@@ -160,7 +160,8 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--drain-timeout", flags->drain_timeout_s,
                   "seconds SIGTERM waits for accepted jobs before cancelling them");
   cmd->add_option("--host-budget", flags->host_budget, "host bytes for partitions (\"64GiB\")");
-  cmd->add_option("--key-dir", flags->key_dir, "register every *.zkey here (id = file stem)");
+  cmd->add_option("--key-dir", flags->key_dir,
+                  "register every *.zkey, and every *.params with its .r1cs, here (id = stem)");
   cmd->add_option("--key", flags->keys, "register a key: ID=PATH (repeatable)");
   cmd->add_option("--key-budget", flags->key_budgets, "TIER=SIZE, tier vram|pinned|mmap");
   cmd->add_option("--preload", flags->preload, "load this key at start (repeatable)");

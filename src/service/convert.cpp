@@ -88,6 +88,18 @@ void result_to_proto(const engine::JobResult& r, v1::ProofResult& out) {
   s->set_total_ms(r.timings.sum.total_ms);
 }
 
+void key_status_to_proto(const engine::KeyStatus& key, v1::KeyStatus& out) {
+  out.set_id(key.id);
+  out.set_tier(std::string(engine::key_tier_name(key.tier)));
+  out.set_bytes(key.bytes);
+  out.set_in_use(key.in_use);
+  out.set_loading(key.loading);
+  out.set_loads(key.loads);
+  for (const auto& [tier, bytes] : key.charges) {
+    (*out.mutable_charges())[std::string(engine::key_tier_name(tier))] = bytes;
+  }
+}
+
 void status_to_proto(const engine::EngineStatus& s, double uptime_s, v1::EngineStatus& out) {
   out.set_backend(s.backend);
   for (const auto& g : s.gpus) {
@@ -114,15 +126,7 @@ void status_to_proto(const engine::EngineStatus& s, double uptime_s, v1::EngineS
   out.set_host_budget(s.host_budget);
   out.set_host_in_use(s.host_in_use);
   out.set_host_peak(s.host_peak);
-  for (const auto& k : s.keys) {
-    auto* key = out.add_keys();
-    key->set_id(k.id);
-    key->set_tier(std::string(engine::key_tier_name(k.tier)));
-    key->set_bytes(k.bytes);
-    key->set_in_use(k.in_use);
-    key->set_loading(k.loading);
-    key->set_loads(k.loads);
-  }
+  for (const auto& k : s.keys) key_status_to_proto(k, *out.add_keys());
   for (const auto& t : s.key_tiers) {
     auto* tier = out.add_key_tiers();
     tier->set_tier(std::string(engine::key_tier_name(t.tier)));

@@ -20,6 +20,8 @@ v1::JobState state_to_proto(engine::JobState state);
 std::string_view state_name(v1::JobState state);  // "queued", ..., "cancelled"
 
 void result_to_proto(const engine::JobResult& result, v1::ProofResult& out);
+void key_status_to_proto(const engine::KeyStatus& key, v1::KeyStatus& out);
+
 void status_to_proto(const engine::EngineStatus& status, double uptime_s, v1::EngineStatus& out);
 
 // The message as JSON (proto field names, every field printed, indented when `pretty`).

@@ -305,13 +305,7 @@ class ProvingEngineService final : public v1::ProvingEngine::Service {
       impl_.engine.preload_key(request->key_id());
       const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
       for (const auto& k : impl_.engine.status().keys) {
-        if (k.id != request->key_id()) continue;
-        response->set_id(k.id);
-        response->set_tier(std::string(engine::key_tier_name(k.tier)));
-        response->set_bytes(k.bytes);
-        response->set_in_use(k.in_use);
-        response->set_loading(k.loading);
-        response->set_loads(k.loads);
+        if (k.id == request->key_id()) key_status_to_proto(k, *response);
       }
       log_info("key_preloaded")
           .kv("key", request->key_id())

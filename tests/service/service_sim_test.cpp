@@ -75,6 +75,39 @@ TEST(ServiceSim, SubmitAwaitAndTheErrorCodes) {
   EXPECT_TRUE(daemon->stop()) << "nothing was left to cancel";
 }
 
+TEST(ServiceSim, StatusNamesWhatAKeyTakesFromEachBudget) {
+  const auto dir = scratch_dir();
+  auto config = sim_config(dir);
+  // 1,000,000 constraints: a key of 1,024,000,000 bytes, which keeps 16,000,000 of VRAM when it
+  // lives in pinned memory; the VRAM budget cannot hold the whole key.
+  config.sim.key_bytes_per_constraint = 1024;
+  config.sim.host_key_vram_bytes_per_constraint = 16;
+  config.engine.keys.budgets = {{engine::KeyTier::kVram, uint64_t(512) << 20},
+                                {engine::KeyTier::kPinned, uint64_t(4) << 30}};
+  auto daemon = Daemon::start(config);
+  Client client(unix_client(config));
+
+  using Charges = std::map<std::string, uint64_t>;
+  const auto charges_of = [](const v1::KeyStatus& k) {
+    return Charges(k.charges().begin(), k.charges().end());
+  };
+  const auto preloaded = client.preload("slow");
+  EXPECT_EQ(preloaded.tier(), "pinned");
+  EXPECT_EQ(preloaded.bytes(), 1'024'000'000u);
+  const Charges expected{{"pinned", 1'024'000'000u}, {"vram", 16'000'000u}};
+  EXPECT_EQ(charges_of(preloaded), expected);
+  const auto status = client.status();
+  ASSERT_EQ(status.keys_size(), 1);
+  EXPECT_EQ(charges_of(status.keys(0)), expected);
+  for (const auto& t : status.key_tiers()) {
+    const auto charged = expected.find(t.tier());
+    EXPECT_EQ(t.used(), charged == expected.end() ? 0 : charged->second) << t.tier();
+  }
+
+  EXPECT_TRUE(client.evict("slow"));
+  EXPECT_EQ(client.status().keys(0).charges_size(), 0) << "an evicted key charges nothing";
+}
+
 TEST(ServiceSim, IdempotentRequestIds) {
   const auto dir = scratch_dir();
   auto config = sim_config(dir, 200.0);
