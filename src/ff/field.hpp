@@ -449,6 +449,13 @@ class Field {
     return root_ok && non_residue_ok && one_ok;
   }
 
+#if defined(__CUDACC__)
+  // (r0 + r1·u) = (a0 + a1·u)(b0 + b1·u) with u² = −1, reduced lazily (ptx::fp2_mul): the
+  // device product of Fp2 = Fp[u]/(u² + 1). Outputs may alias inputs.
+  CUZK_DEVICE static void fp2_mul(Field& r0, Field& r1, const Field& a0, const Field& a1,
+                                  const Field& b0, const Field& b1);
+#endif
+
  private:
   static constexpr Int kModulusMinus2 = [] {
     Int m = kModulus;
@@ -539,6 +546,24 @@ class Field {
   static constexpr uint32_t kModulusWord = uint32_t(kModulus.limb[I / 2] >> (32 * (I % 2)));
   template <size_t I>
   static constexpr uint64_t kModulusMinus2Limb = kModulusMinus2.limb[I];
+  // p² on 2N limbs (schoolbook), for the lazy reductions of fp2_mul.
+  static constexpr BigInt<2 * kLimbs> kModulusSquared = [] {
+    BigInt<2 * kLimbs> r{};
+    for (size_t i = 0; i < kLimbs; ++i) {
+      uint64_t carry = 0;
+      for (size_t j = 0; j < kLimbs; ++j) {
+        const detail::u128 t = detail::u128(kModulus.limb[i]) * kModulus.limb[j] +
+                               r.limb[i + j] + carry;
+        r.limb[i + j] = uint64_t(t);
+        carry = uint64_t(t >> 64);
+      }
+      r.limb[i + kLimbs] = carry;
+    }
+    return r;
+  }();
+  template <size_t I>
+  static constexpr uint32_t kModulusSquaredWord =
+      uint32_t(kModulusSquared.limb[I / 2] >> (32 * (I % 2)));
 
   CUZK_DEVICE static DeviceWords to_words(const Field& f) {
     DeviceWords r;
@@ -561,6 +586,11 @@ class Field {
   }
   CUZK_DEVICE static DeviceWords modulus_words() {
     return modulus_words(std::make_index_sequence<kWords>{});
+  }
+  template <size_t... I>
+  CUZK_DEVICE static detail::DeviceWords<2 * kWords> modulus_squared_words(
+      std::index_sequence<I...>) {
+    return detail::DeviceWords<2 * kWords>{{kModulusSquaredWord<I>...}};
   }
   // -p⁻¹ mod 2^32 as the device products use it: read from constant memory (kDeviceInv32,
   // below the class) rather than written as an immediate. For BLS12-381 Fr it is 0xffffffff;
@@ -599,6 +629,18 @@ __constant__ uint32_t kDeviceInv32 = uint32_t(Field<Data>::kInv);
 template <class Data>
 CUZK_DEVICE uint32_t Field<Data>::device_inv32() {
   return kDeviceInv32<Data>;
+}
+
+template <class Data>
+CUZK_DEVICE void Field<Data>::fp2_mul(Field& r0, Field& r1, const Field& a0, const Field& a1,
+                                      const Field& b0, const Field& b1) {
+  const DeviceWords x0 = to_words(a0), x1 = to_words(a1), y0 = to_words(b0), y1 = to_words(b1);
+  DeviceWords z0, z1;
+  ptx::fp2_mul<kWords>(z0.w, z1.w, x0.w, x1.w, y0.w, y1.w, modulus_words().w,
+                       modulus_squared_words(std::make_index_sequence<2 * kWords>{}).w,
+                       device_inv32());
+  r0 = from_words(z0);
+  r1 = from_words(z1);
 }
 #endif
 

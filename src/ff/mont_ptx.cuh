@@ -149,6 +149,94 @@ CUZK_DEVICE void square_cross_rows(uint32_t* even, uint32_t* odd, const uint32_t
   }
 }
 
+// r = t·2^(-32W) mod p, fully reduced, for a 2W-word t < p·2^(32W): REDC(lo) + hi, with
+// lo, hi the low and high W words of t. REDC(lo) = (lo + M·p)/2^(32W) ≤ p for the M that
+// clears lo, and hi < p, so the sum is < 2p and one conditional subtraction ends it.
+// REDC(lo) is mont_mul's reduction alone: reduce_row, then add_row with a = p and the next m
+// as b, which adds m·p and shifts in one pass. Step k's m must clear the aligned word after
+// add_row's first addition, (hi[0] + lo[1])·(-p⁻¹); it is computed before the carry chain
+// starts. Bounds: with V < 2^(32W) before a step, V + m·p < 2^(32W) + 2^(32W+31), so the
+// offset accumulator stays below 2^(32W). Cost: 2W² + 5W instructions, about.
+template <size_t W>
+CUZK_DEVICE void redc_wide(uint32_t* r, const uint32_t* t, const uint32_t* p, uint32_t inv) {
+  uint32_t x[W], y[W] = {};
+#pragma unroll
+  for (size_t k = 0; k < W; ++k) x[k] = t[k];
+  reduce_row<W>(x, y, p, inv);
+#pragma unroll
+  for (size_t k = 1; k < W; k += 2) {
+    add_row<W>(x, y, p, (y[0] + x[1]) * inv);
+    if (k + 1 < W) add_row<W>(y, x, p, (x[0] + y[1]) * inv);
+  }
+  // The last step (odd) left y aligned with y[0] = 0: REDC(lo) = x + (y >> 32) ≤ p; then + hi.
+  uint32_t u[W], s[W];
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(u[0]) : "r"(x[0]), "r"(y[1]));
+#pragma unroll
+  for (size_t k = 1; k + 1 < W; ++k) {
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(u[k]) : "r"(x[k]), "r"(y[k + 1]));
+  }
+  asm volatile("addc.u32 %0, %1, 0;" : "=r"(u[W - 1]) : "r"(x[W - 1]));
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(u[0]), "r"(t[W]));
+#pragma unroll
+  for (size_t k = 1; k < W; ++k) {
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[k]) : "r"(u[k]), "r"(t[W + k]));
+  }
+  reduce_once<W>(r, s, p);
+}
+
+// t = a·b, the whole 2W-word product of W-word a and b (schoolbook). Row i adds a_j·b_i for
+// every j: the products with i + j even go to `even` (aligned at word 0), those with i + j odd
+// to `odd` (aligned at word 1), each as one carry chain of W/2 products whose carry goes into
+// the word above the chain. A row's chain covers words [i, i + W) or [i + 1, i + W + 1) of its
+// accumulator; a carry word collects at most two carries (rows i and i + 1) before the next
+// row's chain runs over it, so it never overflows, and the top rows' carries are zero (the
+// product is < 2^(64W)). Cost: 2W² multiply-adds, 2W carry additions and a 2W-word merge.
+template <size_t W>
+CUZK_DEVICE void mul_wide(uint32_t* t, const uint32_t* a, const uint32_t* b) {
+  uint32_t even[2 * W + 2] = {}, odd[2 * W + 2] = {};
+#pragma unroll
+  for (size_t i = 0; i < W; ++i) {
+    if (i % 2 == 0) {  // even j to `even` from word i, odd j to `odd` (word i + j − 1) from i
+      mad_pairs_with_carry<W / 2>(even + i, a, b[i]);
+      mad_pairs_with_carry<W / 2>(odd + i, a + 1, b[i]);
+    } else {  // odd j to `even` from word i + 1, even j to `odd` from index i − 1
+      mad_pairs_with_carry<W / 2>(even + i + 1, a + 1, b[i]);
+      mad_pairs_with_carry<W / 2>(odd + i - 1, a, b[i]);
+    }
+  }
+  // t = even + 2^32·odd (even[0] is word 0; odd[k] is word k + 1).
+  t[0] = even[0];
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(even[1]), "r"(odd[0]));
+#pragma unroll
+  for (size_t k = 2; k + 1 < 2 * W; ++k) {
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(t[k]) : "r"(even[k]), "r"(odd[k - 1]));
+  }
+  asm volatile("addc.u32 %0, %1, %2;" : "=r"(t[2 * W - 1]) : "r"(even[2 * W - 1]),
+               "r"(odd[2 * W - 2]));
+}
+
+// r = a + b on n words, no reduction, the carry out dropped (callers bound the sum).
+template <size_t N>
+CUZK_DEVICE void add_words(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r[0]) : "r"(a[0]), "r"(b[0]));
+#pragma unroll
+  for (size_t k = 1; k + 1 < N; ++k) {
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r[k]) : "r"(a[k]), "r"(b[k]));
+  }
+  asm volatile("addc.u32 %0, %1, %2;" : "=r"(r[N - 1]) : "r"(a[N - 1]), "r"(b[N - 1]));
+}
+
+// r = a − b on n words, the borrow out dropped (callers guarantee a ≥ b).
+template <size_t N>
+CUZK_DEVICE void sub_words(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r[0]) : "r"(a[0]), "r"(b[0]));
+#pragma unroll
+  for (size_t k = 1; k + 1 < N; ++k) {
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r[k]) : "r"(a[k]), "r"(b[k]));
+  }
+  asm volatile("subc.u32 %0, %1, %2;" : "=r"(r[N - 1]) : "r"(a[N - 1]), "r"(b[N - 1]));
+}
+
 }  // namespace detail
 
 // r = a·b·2^(-32W) mod p, all fully reduced; r may alias a or b. inv = -p⁻¹ mod 2^32.
@@ -248,33 +336,7 @@ CUZK_DEVICE void mont_sqr(uint32_t* r, const uint32_t* a, const uint32_t* p, uin
                : "+r"(t[2 * W - 2]), "+r"(t[2 * W - 1])
                : "r"(a[W - 1]));
 
-  // REDC(lo): W reduction steps on the split accumulators, as in mont_mul. Step k's m must
-  // clear the aligned word after add_row's first addition, (hi[0] + lo[1])·(-p⁻¹); it is
-  // computed before the carry chain starts. Bounds: with V < 2^(32W) before a step,
-  // V + m·p < 2^(32W) + 2^(32W+31), so the offset accumulator stays below 2^(32W).
-  uint32_t x[W], y[W] = {};
-#pragma unroll
-  for (size_t k = 0; k < W; ++k) x[k] = t[k];
-  detail::reduce_row<W>(x, y, p, inv);
-#pragma unroll
-  for (size_t k = 1; k < W; k += 2) {
-    detail::add_row<W>(x, y, p, (y[0] + x[1]) * inv);
-    if (k + 1 < W) detail::add_row<W>(y, x, p, (x[0] + y[1]) * inv);
-  }
-  // The last step (odd) left y aligned with y[0] = 0: REDC(lo) = x + (y >> 32) ≤ p; then + hi.
-  uint32_t u[W], s[W];
-  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(u[0]) : "r"(x[0]), "r"(y[1]));
-#pragma unroll
-  for (size_t k = 1; k + 1 < W; ++k) {
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(u[k]) : "r"(x[k]), "r"(y[k + 1]));
-  }
-  asm volatile("addc.u32 %0, %1, 0;" : "=r"(u[W - 1]) : "r"(x[W - 1]));
-  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(u[0]), "r"(t[W]));
-#pragma unroll
-  for (size_t k = 1; k < W; ++k) {
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(s[k]) : "r"(u[k]), "r"(t[W + k]));
-  }
-  detail::reduce_once<W>(r, s, p);
+  detail::redc_wide<W>(r, t, p, inv);
 }
 
 // r = a + b mod p. a + b < 2p < 2^(32W): no carry out, one conditional subtraction.
@@ -326,6 +388,40 @@ CUZK_DEVICE void mod_neg(uint32_t* r, const uint32_t* a, const uint32_t* p) {
   for (size_t k = 1; k < W; ++k) {
     asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r[k]) : "r"(q[k]), "r"(a[k]));
   }
+}
+
+// (r0 + r1·u) = (a0 + a1·u)(b0 + b1·u) in Fp2 = Fp[u]/(u² + 1), Karatsuba with lazy
+// reduction: the three products stay at double width and only the two coefficients are
+// reduced (two REDCs instead of three Montgomery products, and no reduction of the sums
+// a0 + a1, b0 + b1 < 2p, which fit W words since p < 2^(32W−1)):
+//   r0 = REDC(a0·b0 − a1·b1 + p²)                     0 ≤ · < 2p² < p·2^(32W)
+//   r1 = REDC((a0 + a1)(b0 + b1) − a0·b0 − a1·b1)      = a0·b1 + a1·b0 < 2p²
+// Both bounds need 2p < 2^(32W), which the spare top bit gives. p2 is p² on 2W words. All
+// inputs are read before r0 or r1 is written, so outputs may alias inputs.
+// Cost: 3·2W² multiply-adds for the products and 2·(2W² + W) for the reductions, against
+// 3·(4W² + W) for three mont_mul: about 18% fewer instructions than the plain Karatsuba
+// (W = 12: some 1,560 against 2,160 with its five modular additions).
+template <size_t W>
+CUZK_DEVICE void fp2_mul(uint32_t* r0, uint32_t* r1, const uint32_t* a0, const uint32_t* a1,
+                         const uint32_t* b0, const uint32_t* b1, const uint32_t* p,
+                         const uint32_t* p2, uint32_t inv) {
+  // Ordered so that at most two double-width values are live besides the product being formed
+  // (the G2 bucket additions run at the register limit).
+  uint32_t c1[2 * W], c0[2 * W], v[2 * W];
+  {
+    uint32_t sa[W], sb[W];
+    detail::add_words<W>(sa, a0, a1);
+    detail::add_words<W>(sb, b0, b1);
+    detail::mul_wide<W>(c1, sa, sb);
+  }
+  detail::mul_wide<W>(v, a0, b0);
+  detail::sub_words<2 * W>(c1, c1, v);
+  detail::add_words<2 * W>(c0, v, p2);
+  detail::mul_wide<W>(v, a1, b1);
+  detail::sub_words<2 * W>(c1, c1, v);
+  detail::sub_words<2 * W>(c0, c0, v);
+  detail::redc_wide<W>(r1, c1, p, inv);
+  detail::redc_wide<W>(r0, c0, p, inv);
 }
 
 }  // namespace cuzk::ff::ptx
