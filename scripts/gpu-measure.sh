@@ -20,11 +20,18 @@
 #   occupancy-sweep the G1 MSM at 2^24 and 2^26 and G2 at 2^22 (BLS12-381 and BN254, random
 #                scalars, plain and shifted) for each occupancy bound of the accumulation kernel
 #                in MIN_BLOCKS (default 0 3 4 5): $OUT/msm_min_blocks_<b>.json
+#   partials-sweep the G1 MSM at 2^24 and 2^26 and G2 at 2^22 and 2^24 (BLS12-381, random and
+#                porep scalars) for each fan-in of the partial sums' combining levels in PARTIALS
+#                (default 4 8 16 32): $OUT/msm_partials_<p>.json
 #   partition    bench_gpu_prove at PARTITION_LOGS (default 27): $OUT/prove_<logs>.json
 #   streamed-msm the MSM on bases in pinned host memory (a streamed key's), G1 at 2^24 and 2^26
 #                and G2 at 2^24 (BLS12-381, random and porep scalars), staged in chunks of 2^k
 #                points for k in CHUNK_LOGS (default 20 22 24), next to the plain copy of the
 #                bases and the device-resident MSM: $OUT/msm_streamed.json
+#   msm-kernels  the time of each kernel of the G1 MSM at 2^MSM_LOG (default 26) and the G2 MSM
+#                at 2^(MSM_LOG − 2) (BLS12-381, random and porep scalars, one run each after
+#                the warm-up) under Nsight Compute with the clocks left alone, summed by kernel
+#                name: $OUT/msm_kernels_<shape>.csv (raw) and $OUT/msm_kernels.txt (summary)
 #   engine-pinned the engine with the key in pinned host memory and with it in VRAM, 2^LOG_N
 #                porep partitions (default 24), K = 2: $OUT/engine_<tier>_2p<LOG_N>.json
 #
@@ -107,6 +114,13 @@ for step in "$@"; do
         grep -E "^(bls12|bn254)" "$OUT/msm_min_blocks_$blocks.log"
       done
       ;;
+    partials-sweep)
+      for p in ${PARTIALS:-4 8 16 32}; do
+        "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24,26 --g2 22,24 --curves bls12_381 \
+          --shapes random,porep --no-shifted --partials-per-thread "$p" \
+          --json "$OUT/msm_partials_$p.json" || status=1
+      done
+      ;;
     partition)
       logs=${PARTITION_LOGS:-27}
       "$BUILD_DIR/bench/gpu/prover/bench_gpu_prove" --runs 3 --json "$OUT/prove_${logs// /_}.json" $logs || status=1
@@ -124,6 +138,19 @@ for step in "$@"; do
         "$BUILD_DIR/bench/gpu/engine/bench_engine_throughput" --workers 2 --partitions 8 \
           --key-tier $tier --json "$OUT/engine_${tier}_2p$log_n.json" "$log_n" || status=1
       done
+      ;;
+    msm-kernels)
+      ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+      [[ -n $ncu_bin ]] || fail "ncu not found"
+      log=${MSM_LOG:-26}
+      for shape in random porep; do
+        "$ncu_bin" --clock-control none --metrics gpu__time_duration.sum --csv \
+          "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 "$log" --g2 $((log - 2)) \
+          --curves bls12_381 --shapes $shape --runs 1 --no-shifted \
+          >"$OUT/msm_kernels_$shape.csv" 2>"$OUT/msm_kernels_$shape.log" || status=1
+      done
+      python3 tools/kernel_times.py "$OUT"/msm_kernels_*.csv >"$OUT/msm_kernels.txt" || status=1
+      cat "$OUT/msm_kernels.txt"
       ;;
     *) fail "unknown step $step" ;;
   esac

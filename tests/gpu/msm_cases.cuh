@@ -310,6 +310,14 @@ TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
                          " threads=" + std::to_string(threads));
       }
     }
+    for (size_t partials : {size_t(2), size_t(7)}) {  // combining levels of other fan-ins
+      gm::MsmConfig config;
+      config.accumulate_threads = 1000;
+      config.partials_per_thread = partials;
+      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
+                   std::string(shape_name(shape)) + " partials_per_thread=" +
+                       std::to_string(partials));
+    }
   }
 }
 

@@ -170,6 +170,7 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
   EXPECT_THROW(plan_msm(10, 255, {.window_bits = 1}), cuzk::Error);
   EXPECT_THROW(plan_msm(10, 255, {.window_bits = kMaxWindowBits + 1}), cuzk::Error);
   EXPECT_THROW(plan_msm(kMaxPoints + 1, 255, {}), cuzk::Error);
+  EXPECT_THROW(plan_msm(10, 255, {.partials_per_thread = 1}), cuzk::Error);
 }
 
 // The stand-in group: field elements under addition.
@@ -197,13 +198,14 @@ Fr shifted_value(const Fr& b, unsigned c, unsigned w) { return b * Fr::from_u64(
 // msm_shifted's (a table of shifted bases as shift_bases makes it, one shared bucket set).
 EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<Int>& scalars,
                             unsigned window_bits, size_t chunk_points, size_t sort_entries,
-                            bool shifted = false) {
+                            bool shifted = false, size_t partials_per_thread = kPartialsPerThread) {
   const size_t n = bases.size();
   const MsmPlan plan = plan_msm(n, 255,
                                 {.window_bits = window_bits,
                                  .chunk_points = chunk_points,
                                  .sort_entries_per_pass = sort_entries,
-                                 .shifted = shifted});
+                                 .shifted = shifted,
+                                 .partials_per_thread = partials_per_thread});
   std::vector<FrBase> table = bases;
   if (shifted) {
     table.resize(plan.windows * n);
@@ -217,7 +219,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
   FrBucket* sink_buckets = plan.merged_passes ? run_sums.data() : buckets.data();
   std::vector<uint32_t> partial_keys[2] = {
       std::vector<uint32_t>(plan.max_accumulate_threads),
-      std::vector<uint32_t>(div_up(plan.max_accumulate_threads, kPartialsPerThread))};
+      std::vector<uint32_t>(div_up(plan.max_accumulate_threads, plan.partials_per_thread))};
   std::vector<FrBucket> partials[2] = {std::vector<FrBucket>(partial_keys[0].size()),
                                        std::vector<FrBucket>(partial_keys[1].size())};
   for (size_t chunk = 0; chunk < plan.chunks; ++chunk) {
@@ -254,7 +256,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
                                            table.data() + first, sink);
       }
       for (int src = 0; count > 1; src = 1 - src) {
-        const size_t next = div_up(count, kPartialsPerThread);
+        const size_t next = div_up(count, plan.partials_per_thread);
         for (size_t t = 0; t < next; ++t) {
           const work::RunSink<FrBucket> sink{sink_buckets,
                                              layout,
@@ -264,7 +266,8 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
                                              t,
                                              next == 1,
                                              false};
-          work::combine_partials<FrBucket>(t * kPartialsPerThread, kPartialsPerThread, count,
+          work::combine_partials<FrBucket>(t * plan.partials_per_thread,
+                                           plan.partials_per_thread, count,
                                            partial_keys[src].data(), partials[src].data(), sink);
         }
         count = next;
@@ -329,6 +332,7 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
     unsigned c;
     size_t chunk, sort_entries;
     bool shifted = false;
+    size_t partials_per_thread = kPartialsPerThread;
   };
   const std::vector<Case> cases = {
       {"random", 1, 0, 0, kSortEntriesPerPass},
@@ -352,6 +356,9 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
       {"all equal shifted", 20000, 0, 0, kSortEntriesPerPass, true},
       {"0/1 mostly shifted", 20000, 0, 0, kSortEntriesPerPass, true},
       {"near r shifted", 3000, 13, 0, kSortEntriesPerPass, true},
+      {"random, combining 2 partials a thread", 20000, 0, 3000, 7000, false, 2},
+      {"0/1 mostly, combining 5 partials a thread", 20000, 0, 0, kSortEntriesPerPass, false, 5},
+      {"all equal shifted, combining 3 partials a thread", 20000, 0, 0, 30000, true, 3},
   };
   size_t mismatches = 0;
   for (const Case& c : cases) {
@@ -375,7 +382,8 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
         scalars[i] = Fr::random(rng).to_int();
       }
     }
-    const EmulationResult r = emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted);
+    const EmulationResult r = emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted,
+                                          c.partials_per_thread);
     const bool bad = r.bucket_mismatches != 0 || !r.total_ok;
     mismatches += bad;
     if (bad) {

@@ -61,6 +61,7 @@ struct Options {
   size_t accumulate_threads = 0;            // MsmConfig::accumulate_threads (0: tuning.hpp)
   unsigned accumulate_min_blocks = 0;       // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
   size_t sort_entries_per_pass = 0;         // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
+  size_t partials_per_thread = 0;           // MsmConfig::partials_per_thread (0: tuning.hpp)
   std::vector<unsigned> pinned_chunk_logs;  // streamed bases, chunks of 2^k points (0: default)
 };
 
@@ -121,6 +122,7 @@ nlohmann::json result_row(const char* curve, const char* op, unsigned log_n,
   if (options.sort_entries_per_pass != 0) {
     row["sort_entries_per_pass"] = options.sort_entries_per_pass;
   }
+  if (options.partials_per_thread != 0) row["partials_per_thread"] = options.partials_per_thread;
   return row;
 }
 
@@ -141,6 +143,7 @@ void bench_shifted(const char* curve, const char* op, unsigned log_n, const Opti
     config.accumulate_threads = options.accumulate_threads;
     config.accumulate_min_blocks = options.accumulate_min_blocks;
     config.sort_entries_per_pass = options.sort_entries_per_pass;
+    config.partials_per_thread = options.partials_per_thread;
     const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config);
     const size_t table_bytes = rows * n * sizeof(AffinePoint);
     const size_t needed = table_bytes + bytes + gm::shift_bases_workspace_bytes<Curve>(n);
@@ -250,6 +253,7 @@ void bench_group(const char* curve, const char* op, unsigned log_n, const Option
   config.accumulate_threads = options.accumulate_threads;
   config.accumulate_min_blocks = options.accumulate_min_blocks;
   config.sort_entries_per_pass = options.sort_entries_per_pass;
+  config.partials_per_thread = options.partials_per_thread;
   const size_t plain_bytes = gm::msm_workspace_bytes<Curve>(n, config);
   const size_t classified_bytes = gm::classified_msm_workspace_bytes<Curve>(n, config);
   std::printf(
@@ -323,6 +327,8 @@ int main(int argc, char** argv) {
                  "occupancy bound of the G1 accumulation kernel (0: tuning table)");
   app.add_option("--sort-entries-per-pass", options.sort_entries_per_pass,
                  "(scalar, window) pairs sorted at once (0: tuning table)");
+  app.add_option("--partials-per-thread", options.partials_per_thread,
+                 "partial sums per combining thread (0: tuning table)");
   app.add_option("--pinned-chunks", options.pinned_chunk_logs,
                  "also msm on bases in pinned host memory, chunks of 2^k points (0: default)")
       ->delimiter(',');

@@ -11,7 +11,7 @@
 //                    equal keys, whatever the buckets' lengths (skewed scalars do not
 //                    serialize): runs that begin inside the range go into their bucket, the run
 //                    the range begins with (possibly begun earlier) into a partial slot
-//   combine_partials the partial slots, the same way, 32 per thread, level after level, until
+//   combine_partials the partial slots, the same way, 8 per thread, level after level, until
 //                    one thread is left, whose first run goes into its bucket as well
 //   merge_run_sums   when buckets outlive a pass (shifted bases, staged chunks): the pass's
 //                    run sums (where the two steps above wrote) added into the buckets

@@ -63,6 +63,8 @@ struct MsmConfig {
   // accumulation kernel's occupancy bound (tuning.hpp kAccumulateOccupancies; 0: the default).
   size_t accumulate_threads = 0;
   unsigned accumulate_min_blocks = 0;
+  // Tuning sweeps: partial sums each combining thread adds per level (0: kPartialsPerThread).
+  size_t partials_per_thread = 0;
 };
 
 // Bitmap words for n bases: bit i % 64 of word i / 64 selects base i (as msm::selection_words).

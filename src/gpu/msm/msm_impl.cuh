@@ -103,6 +103,7 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0) {
   }
   request.shifted = shifted_c != 0;
   if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
+  if (config.partials_per_thread != 0) request.partials_per_thread = config.partials_per_thread;
   s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
   LayoutBuilder builder;
   s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan),
@@ -236,9 +237,9 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
                                work::RunSink<Xyzz>{run_sums, layout, sink_window, partial_keys[0],
                                                    partials[0], 0, count == 1, true});
       for (int src = 0; count > 1; src = 1 - src) {
-        const size_t next = div_up(count, kPartialsPerThread);
+        const size_t next = div_up(count, plan.partials_per_thread);
         kernels::combine_partials<Curve><<<blocks_for(next), kThreadsPerBlock, 0, stream>>>(
-            partial_keys[src], partials[src], count, kPartialsPerThread, next,
+            partial_keys[src], partials[src], count, plan.partials_per_thread, next,
             work::RunSink<Xyzz>{run_sums, layout, sink_window, partial_keys[1 - src],
                                 partials[1 - src], 0, next == 1, false});
         CUZK_CHECK_LAUNCH();

@@ -34,6 +34,7 @@ struct MsmPlan {
   size_t max_entries = 0;          // sort entries of the largest pass
   size_t entries_per_thread = 0;   // accumulation: sorted entries per thread
   size_t max_accumulate_threads = 0;
+  size_t partials_per_thread = 0;  // combining levels: partials summed per thread
 
   size_t entries(size_t chunk_size, unsigned windows_in_pass) const {
     return chunk_size * windows_in_pass;
@@ -56,6 +57,7 @@ struct PlanRequest {
   // every window adds into one shared bucket set.
   bool shifted = false;
   size_t accumulate_threads = kAccumulateThreads;  // aimed-at threads per accumulation launch
+  size_t partials_per_thread = kPartialsPerThread;  // at least 2
 };
 
 inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& request) {
@@ -99,6 +101,11 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
       std::max(kMinEntriesPerThread,
                div_up(plan.max_entries, std::max<size_t>(1, request.accumulate_threads)));
   plan.max_accumulate_threads = plan.accumulate_threads(plan.max_entries);
+  if (request.partials_per_thread < 2) {
+    CUZK_INVALID_INPUT("gpu msm: " + std::to_string(request.partials_per_thread) +
+                       " partials per combining thread; at least 2 are needed");
+  }
+  plan.partials_per_thread = request.partials_per_thread;
   return plan;
 }
 
@@ -155,7 +162,7 @@ inline MsmLayout layout_msm(const MsmPlan& plan, PointSizes sizes, size_t sort_t
   l.buckets = builder.take(size_t(plan.bucket_sets) * plan.buckets_per_window * sizes.xyzz);
   if (plan.merged_passes) l.run_sums = builder.take(plan.pass_buckets() * sizes.xyzz);
   const size_t level_sizes[2] = {plan.max_accumulate_threads,
-                                 div_up(plan.max_accumulate_threads, kPartialsPerThread)};
+                                 div_up(plan.max_accumulate_threads, plan.partials_per_thread)};
   for (int i = 0; i < 2; ++i) {
     l.partial_keys[i] = builder.take(level_sizes[i] * 4);
     l.partials[i] = builder.take(level_sizes[i] * sizes.xyzz);

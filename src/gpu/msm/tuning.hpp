@@ -106,8 +106,13 @@ static_assert(kAccumulateOccupancies[0] == 0, "the first variant is the unbounde
 inline constexpr unsigned kAccumulateMinBlocksDefault = 4;
 
 // Partial sums of buckets cut between threads are combined in levels: each level's thread adds
-// kPartialsPerThread consecutive partials (one level per factor of 32 in the thread count).
-inline constexpr size_t kPartialsPerThread = 32;
+// kPartialsPerThread consecutive partials (one level per factor of 8 in the thread count). A
+// level's threads add their partials one after another, so a small fan-in means more threads
+// and shorter chains; the first level of 2^20 partials with 32 a thread ran on 2^15 threads,
+// a quarter of one wave. Measured on the H200 (BLS12-381, bench_gpu_msm --partials-per-thread,
+// 2026-11-30), fan-in 8 against 32: G1 2^26 random 503.6 against 507.9 ms, porep 147.8 against
+// 153.0; G2 2^22 porep 59.2 against 65.0, 2^24 random 610.5 against 616.5 (16: in between).
+inline constexpr size_t kPartialsPerThread = 8;
 
 // Bucket reduction: each thread reduces a segment of kSegmentBuckets buckets of one window
 // (2·kSegmentBuckets full additions plus a small-scalar multiplication); the segment results
