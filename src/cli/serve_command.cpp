@@ -152,7 +152,8 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--http", flags->http, "host:port for HTTP /metrics and /status (\"\" for none)");
   cmd->add_option("--log-level", flags->log_level, "debug, info, warn or error");
   cmd->add_option("--timeline", flags->timeline, "file for the timeline (JSON lines)");
-  cmd->add_option("--backend", flags->backend, "cuda, cpu, auto (cuda when a GPU is present) or sim");
+  cmd->add_option("--backend", flags->backend,
+                  "cuda, cpu, auto (cuda when a GPU is present) or sim");
   cmd->add_option("--workers-per-gpu", flags->workers_per_gpu, "workers per GPU, 1..4");
   cmd->add_option("--cpu-workers", flags->cpu_workers, "proofs at once without a GPU");
   cmd->add_option("--queue-capacity", flags->queue_capacity, "queued partitions at most");

@@ -130,7 +130,7 @@ class Field {
 
   static constexpr Int kModulus = parse_hex<kLimbs>(Data::kModulusHex);
   static constexpr size_t kBits = kModulus.bit_length();
-  static constexpr size_t kBytes = (kBits + 7) / 8;  // canonical encoding length
+  static constexpr size_t kBytes = (kBits + 7) / 8;                    // canonical encoding length
   static constexpr uint64_t kInv = neg_inverse_u64(kModulus.limb[0]);  // -p⁻¹ mod 2^64
   static constexpr Int kR = pow2_mod(64 * kLimbs, kModulus);
   static constexpr Int kR2 = pow2_mod(128 * kLimbs, kModulus);
@@ -385,7 +385,8 @@ class Field {
   }
   void to_bytes_be(std::span<uint8_t, kBytes> out) const {
     Int v = to_int();
-    for (size_t i = 0; i < kBytes; ++i) out[kBytes - 1 - i] = uint8_t(v.limb[i / 8] >> (8 * (i % 8)));
+    for (size_t i = 0; i < kBytes; ++i)
+      out[kBytes - 1 - i] = uint8_t(v.limb[i / 8] >> (8 * (i % 8)));
   }
   // Rejects (nullopt) any encoding of an integer ≥ p: non-canonical input is never reduced
   // silently.
@@ -552,8 +553,8 @@ class Field {
     for (size_t i = 0; i < kLimbs; ++i) {
       uint64_t carry = 0;
       for (size_t j = 0; j < kLimbs; ++j) {
-        const detail::u128 t = detail::u128(kModulus.limb[i]) * kModulus.limb[j] +
-                               r.limb[i + j] + carry;
+        const detail::u128 t =
+            detail::u128(kModulus.limb[i]) * kModulus.limb[j] + r.limb[i + j] + carry;
         r.limb[i + j] = uint64_t(t);
         carry = uint64_t(t >> 64);
       }
@@ -562,8 +563,8 @@ class Field {
     return r;
   }();
   template <size_t I>
-  static constexpr uint32_t kModulusSquaredWord =
-      uint32_t(kModulusSquared.limb[I / 2] >> (32 * (I % 2)));
+  static constexpr uint32_t kModulusSquaredWord = uint32_t(kModulusSquared.limb[I / 2] >>
+                                                           (32 * (I % 2)));
 
   CUZK_DEVICE static DeviceWords to_words(const Field& f) {
     DeviceWords r;

@@ -107,7 +107,7 @@ struct Fp2 {
     }();
     Fp2 a1 = pow(p_minus_3_over_4);
     Fp2 alpha = a1.sqr() * *this;  // a^((p-1)/2)
-    Fp2 x0 = a1 * *this;            // a^((p+1)/4)
+    Fp2 x0 = a1 * *this;           // a^((p+1)/4)
     Fp2 x;
     if (alpha == -one()) {
       x = {-x0.c1, x0.c0};  // u·x0

@@ -211,8 +211,9 @@ CUZK_DEVICE void mul_wide(uint32_t* t, const uint32_t* a, const uint32_t* b) {
   for (size_t k = 2; k + 1 < 2 * W; ++k) {
     asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(t[k]) : "r"(even[k]), "r"(odd[k - 1]));
   }
-  asm volatile("addc.u32 %0, %1, %2;" : "=r"(t[2 * W - 1]) : "r"(even[2 * W - 1]),
-               "r"(odd[2 * W - 2]));
+  asm volatile("addc.u32 %0, %1, %2;"
+               : "=r"(t[2 * W - 1])
+               : "r"(even[2 * W - 1]), "r"(odd[2 * W - 2]));
 }
 
 // r = a + b on n words, no reduction, the carry out dropped (callers bound the sum).

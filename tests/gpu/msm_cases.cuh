@@ -314,9 +314,9 @@ TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
       gm::MsmConfig config;
       config.accumulate_threads = 1000;
       config.partials_per_thread = partials;
-      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
-                   std::string(shape_name(shape)) + " partials_per_thread=" +
-                       std::to_string(partials));
+      check.expect(
+          expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
+          std::string(shape_name(shape)) + " partials_per_thread=" + std::to_string(partials));
     }
   }
 }

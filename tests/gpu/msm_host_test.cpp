@@ -266,9 +266,9 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
                                              t,
                                              next == 1,
                                              false};
-          work::combine_partials<FrBucket>(t * plan.partials_per_thread,
-                                           plan.partials_per_thread, count,
-                                           partial_keys[src].data(), partials[src].data(), sink);
+          work::combine_partials<FrBucket>(t * plan.partials_per_thread, plan.partials_per_thread,
+                                           count, partial_keys[src].data(), partials[src].data(),
+                                           sink);
         }
         count = next;
       }
@@ -382,8 +382,8 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
         scalars[i] = Fr::random(rng).to_int();
       }
     }
-    const EmulationResult r = emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted,
-                                          c.partials_per_thread);
+    const EmulationResult r =
+        emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted, c.partials_per_thread);
     const bool bad = r.bucket_mismatches != 0 || !r.total_ok;
     mismatches += bad;
     if (bad) {

@@ -56,7 +56,7 @@ struct PlanRequest {
   // The bases are a table of windows × n pre-shifted points (msm_shifted), on the device, and
   // every window adds into one shared bucket set.
   bool shifted = false;
-  size_t accumulate_threads = kAccumulateThreads;  // aimed-at threads per accumulation launch
+  size_t accumulate_threads = kAccumulateThreads;   // aimed-at threads per accumulation launch
   size_t partials_per_thread = kPartialsPerThread;  // at least 2
 };
 
