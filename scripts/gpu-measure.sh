@@ -23,6 +23,10 @@
 #   partials-sweep the G1 MSM at 2^24 and 2^26 and G2 at 2^22 and 2^24 (BLS12-381, random and
 #                porep scalars) for each fan-in of the partial sums' combining levels in PARTIALS
 #                (default 4 8 16 32): $OUT/msm_partials_<p>.json
+#   sums-sweep   the G1 MSM at 2^24 and 2^26 and G2 at 2^22 and 2^24 (both curves, random and
+#                porep scalars) with the accumulation's running sums in registers and in shared
+#                memory, for each occupancy bound in MIN_BLOCKS (default 3 4 5):
+#                $OUT/msm_sums_<storage>_<b>.json
 #   partition    bench_gpu_prove at PARTITION_LOGS (default 27): $OUT/prove_<logs>.json
 #   streamed-msm the MSM on bases in pinned host memory (a streamed key's), G1 at 2^24 and 2^26
 #                and G2 at 2^24 (BLS12-381, random and porep scalars), staged in chunks of 2^k
@@ -119,6 +123,17 @@ for step in "$@"; do
         "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24,26 --g2 22,24 --curves bls12_381 \
           --shapes random,porep --no-shifted --partials-per-thread "$p" \
           --json "$OUT/msm_partials_$p.json" || status=1
+      done
+      ;;
+    sums-sweep)
+      for sums in registers shared; do
+        for blocks in ${MIN_BLOCKS:-3 4 5}; do
+          "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24,26 --g2 22,24 --curves bls12_381,bn254 \
+            --shapes random,porep --no-shifted --accumulate-sums "$sums" \
+            --accumulate-min-blocks "$blocks" --json "$OUT/msm_sums_${sums}_$blocks.json" \
+            >"$OUT/msm_sums_${sums}_$blocks.log" 2>&1 || status=1
+          grep -E "^(bls12|bn254)" "$OUT/msm_sums_${sums}_$blocks.log"
+        done
       done
       ;;
     partition)

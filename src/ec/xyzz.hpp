@@ -125,4 +125,37 @@ struct Xyzz {
   CUZK_HD constexpr Xyzz& operator+=(const AffinePoint& q) { return *this = add(q); }
 };
 
+// madd-2008-s applied to a sum held in `slots`, which load and store one coordinate at a time:
+//   Field x() const, y(), zz(), zzz();  void set_x(const Field&), set_y, set_zz, set_zzz;
+//   Xyzz<Curve> load() const;  void store(const Xyzz<Curve>&).
+// Same result as Xyzz::add. The order keeps few coordinates live at once: each is read where it
+// is needed and written as soon as it is final, so a sum kept in memory (the GPU MSM keeps G2's
+// in shared memory) is never held whole in registers alongside the formula's temporaries (at
+// most four field elements besides the product in flight, against eight for Xyzz::add).
+template <class Curve, class Slots>
+CUZK_HD void add_in_place(Slots& acc, const Affine<Curve>& q) {
+  using Field = typename Curve::Base;
+  if (q.is_infinity()) return;
+  if (acc.zz().is_zero()) {
+    acc.store(Xyzz<Curve>::from_affine(q));
+    return;
+  }
+  const Field p = q.x * acc.zz() - acc.x();
+  const Field r = q.y * acc.zzz() - acc.y();
+  if (p.is_zero()) {
+    acc.store(r.is_zero() ? acc.load().dbl() : Xyzz<Curve>::infinity());
+    return;
+  }
+  const Field pp = p.sqr();
+  const Field ppp = p * pp;
+  acc.set_zz(acc.zz() * pp);
+  acc.set_zzz(acc.zzz() * ppp);
+  const Field y_ppp = acc.y() * ppp;
+  const Field r_sq_ppp = r.sqr() - ppp;
+  const Field q_term = acc.x() * pp;
+  const Field x3 = r_sq_ppp - q_term.dbl();
+  acc.set_x(x3);
+  acc.set_y(r * (q_term - x3) - y_ppp);
+}
+
 }  // namespace cuzk::ec

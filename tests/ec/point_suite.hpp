@@ -62,6 +62,21 @@ class PointTest : public ::testing::Test {
     return {p.x * l2, p.y * l3, l2, l3};
   }
 
+  // ec::add_in_place's storage, here a plain value.
+  struct XyzzSlots {
+    Xyzz value;
+    Field x() const { return value.X; }
+    Field y() const { return value.Y; }
+    Field zz() const { return value.ZZ; }
+    Field zzz() const { return value.ZZZ; }
+    void set_x(const Field& f) { value.X = f; }
+    void set_y(const Field& f) { value.Y = f; }
+    void set_zz(const Field& f) { value.ZZ = f; }
+    void set_zzz(const Field& f) { value.ZZZ = f; }
+    Xyzz load() const { return value; }
+    void store(const Xyzz& v) { value = v; }
+  };
+
   // P + Q by every addition path; each result must equal `expected`.
   void expect_all_sums(const Affine& p, const Affine& q, const Affine& expected) {
     Jacobian pj = random_jacobian(p), qj = random_jacobian(q);
@@ -70,6 +85,9 @@ class PointTest : public ::testing::Test {
     EXPECT_EQ(pj.add(q).to_affine(), expected) << "Jacobian mixed";
     EXPECT_EQ((px + qx).to_affine(), expected) << "XYZZ full";
     EXPECT_EQ(px.add(q).to_affine(), expected) << "XYZZ mixed";
+    XyzzSlots slots{px};
+    ec::add_in_place(slots, q);
+    EXPECT_EQ(slots.value.to_affine(), expected) << "XYZZ mixed in place";
     EXPECT_EQ((px + qx).to_jacobian().to_affine(), expected) << "XYZZ to Jacobian";
     EXPECT_TRUE((pj + qj).is_on_curve());
   }

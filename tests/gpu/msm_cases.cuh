@@ -287,8 +287,8 @@ TYPED_TEST_P(GpuMsmTest, WindowWidthsAndSortPasses) {
   }
 }
 
-// Every compiled variant of the accumulation kernel (occupancy bounds) and launch sizes from a
-// single thread to many with few entries each.
+// Every compiled variant of the accumulation kernel (occupancy bounds, sums in registers or in
+// shared memory) and launch sizes from a single thread to many with few entries each.
 TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
   CUZK_SKIP_WITHOUT_GPU();
   using Curve = TypeParam;
@@ -300,14 +300,19 @@ TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
   for (Shape shape : {Shape::kRandom, Shape::kMixed}) {
     const auto scalars = make_scalars<Fr>(n, shape, rng);
     const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
-    for (unsigned blocks : gm::kAccumulateOccupancies) {
-      for (size_t threads : {size_t(1), size_t(1000), size_t(0)}) {
-        gm::MsmConfig config;
-        config.accumulate_min_blocks = blocks;
-        config.accumulate_threads = threads;
-        check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
-                     std::string(shape_name(shape)) + " min_blocks=" + std::to_string(blocks) +
-                         " threads=" + std::to_string(threads));
+    for (gm::SumStorage sums : {gm::SumStorage::kRegisters, gm::SumStorage::kShared}) {
+      for (unsigned blocks : gm::kAccumulateOccupancies) {
+        for (size_t threads : {size_t(1), size_t(1000), size_t(0)}) {
+          gm::MsmConfig config;
+          config.accumulate_sums = sums;
+          config.accumulate_min_blocks = blocks;
+          config.accumulate_threads = threads;
+          check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
+                       std::string(shape_name(shape)) + " sums=" +
+                           (sums == gm::SumStorage::kShared ? "shared" : "registers") +
+                           " min_blocks=" + std::to_string(blocks) +
+                           " threads=" + std::to_string(threads));
+        }
       }
     }
     for (size_t partials : {size_t(2), size_t(7)}) {  // combining levels of other fan-ins
@@ -318,6 +323,23 @@ TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
           expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
           std::string(shape_name(shape)) + " partials_per_thread=" + std::to_string(partials));
     }
+  }
+  // Buckets that add a point to itself (the doubling case) and to its negation (infinity): all
+  // scalars equal, so each window's entries form one run in base order (the sort is stable),
+  // and the bases go P, P, −P, −P, Q, Q, −Q, −Q, ...: a sum P meets P, then 2P − P meets −P.
+  std::vector<ec::Affine<Curve>> repeated(n);
+  for (size_t i = 0; i < n; ++i) {
+    const ec::Affine<Curve>& p = bases[1 + (i / 4) % 7];
+    repeated[i] = i % 4 < 2 ? p : -p;
+  }
+  const auto equal = make_scalars<Fr>(n, Shape::kEqual, rng);
+  const auto expected = cuzk::msm::pippenger<Curve>(repeated, std::span<const Fr>(equal));
+  for (gm::SumStorage sums : {gm::SumStorage::kRegisters, gm::SumStorage::kShared}) {
+    gm::MsmConfig config;
+    config.accumulate_sums = sums;
+    check.expect(expected, gpu_run<Curve>(Op::kMsm, repeated, equal, config),
+                 std::string("repeated bases, equal scalars, sums=") +
+                     (sums == gm::SumStorage::kShared ? "shared" : "registers"));
   }
 }
 

@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -62,8 +63,21 @@ struct Options {
   unsigned accumulate_min_blocks = 0;       // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
   size_t sort_entries_per_pass = 0;         // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
   size_t partials_per_thread = 0;           // MsmConfig::partials_per_thread (0: tuning.hpp)
+  gm::SumStorage accumulate_sums = gm::SumStorage::kTuned;  // MsmConfig::accumulate_sums
   std::vector<unsigned> pinned_chunk_logs;  // streamed bases, chunks of 2^k points (0: default)
 };
+
+// The MSM configuration with the options' tuning overrides.
+gm::MsmConfig tuned_config(const Options& options, cudaStream_t stream) {
+  gm::MsmConfig config;
+  config.stream = stream;
+  config.accumulate_threads = options.accumulate_threads;
+  config.accumulate_min_blocks = options.accumulate_min_blocks;
+  config.sort_entries_per_pass = options.sort_entries_per_pass;
+  config.partials_per_thread = options.partials_per_thread;
+  config.accumulate_sums = options.accumulate_sums;
+  return config;
+}
 
 struct Timing {
   double median, min, max;
@@ -123,6 +137,10 @@ nlohmann::json result_row(const char* curve, const char* op, unsigned log_n,
     row["sort_entries_per_pass"] = options.sort_entries_per_pass;
   }
   if (options.partials_per_thread != 0) row["partials_per_thread"] = options.partials_per_thread;
+  if (options.accumulate_sums != gm::SumStorage::kTuned) {
+    row["accumulate_sums"] =
+        options.accumulate_sums == gm::SumStorage::kShared ? "shared" : "registers";
+  }
   return row;
 }
 
@@ -138,12 +156,7 @@ void bench_shifted(const char* curve, const char* op, unsigned log_n, const Opti
   for (unsigned wanted : options.shifted) {
     const unsigned c = wanted != 0 ? wanted : gm::shifted_window_bits_for(n, Fr::kBits);
     const size_t rows = gm::shifted_windows<Curve>(c);
-    gm::MsmConfig config;
-    config.stream = stream;
-    config.accumulate_threads = options.accumulate_threads;
-    config.accumulate_min_blocks = options.accumulate_min_blocks;
-    config.sort_entries_per_pass = options.sort_entries_per_pass;
-    config.partials_per_thread = options.partials_per_thread;
+    gm::MsmConfig config = tuned_config(options, stream);
     const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config);
     const size_t table_bytes = rows * n * sizeof(AffinePoint);
     const size_t needed = table_bytes + bytes + gm::shift_bases_workspace_bytes<Curve>(n);
@@ -247,13 +260,8 @@ void bench_group(const char* curve, const char* op, unsigned log_n, const Option
   const auto t0 = std::chrono::steady_clock::now();
   bench::make_device_bases<Curve>(bases.data(), n, 0x5eed0000 + log_n, stream);
   const double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  gm::MsmConfig config;
-  config.stream = stream;
+  gm::MsmConfig config = tuned_config(options, stream);
   config.window_bits = options.window;
-  config.accumulate_threads = options.accumulate_threads;
-  config.accumulate_min_blocks = options.accumulate_min_blocks;
-  config.sort_entries_per_pass = options.sort_entries_per_pass;
-  config.partials_per_thread = options.partials_per_thread;
   const size_t plain_bytes = gm::msm_workspace_bytes<Curve>(n, config);
   const size_t classified_bytes = gm::classified_msm_workspace_bytes<Curve>(n, config);
   std::printf(
@@ -329,6 +337,11 @@ int main(int argc, char** argv) {
                  "(scalar, window) pairs sorted at once (0: tuning table)");
   app.add_option("--partials-per-thread", options.partials_per_thread,
                  "partial sums per combining thread (0: tuning table)");
+  app.add_option("--accumulate-sums", options.accumulate_sums,
+                 "where accumulation keeps its running sums: registers, shared (default: tuned)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, gm::SumStorage>{{"registers", gm::SumStorage::kRegisters},
+                                                {"shared", gm::SumStorage::kShared}}));
   app.add_option("--pinned-chunks", options.pinned_chunk_logs,
                  "also msm on bases in pinned host memory, chunks of 2^k points (0: default)")
       ->delimiter(',');

@@ -84,6 +84,71 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
                                                        values, bases, sink);
 }
 
+// An accumulation thread's running XYZZ sum in shared memory, word-major across the block
+// (word i of thread t at i·kThreadsPerBlock + t, so a warp's accesses fall in distinct banks).
+// ec::add_in_place reads each coordinate where the formula needs it and writes it back when
+// final; the volatile accesses keep the compiler from holding the coordinates in registers
+// across the formula, which is the point: a BLS12-381 G2 sum is 96 registers, and with it
+// held whole the addition spilled to local memory at every occupancy.
+template <class Curve>
+struct SharedSum {
+  using Point = ec::Xyzz<Curve>;
+  using Field = typename Curve::Base;
+  static_assert(sizeof(Field) % sizeof(uint64_t) == 0);
+  static constexpr unsigned kFieldWords = sizeof(Field) / sizeof(uint64_t);
+  static constexpr unsigned kWords = 4 * kFieldWords;
+
+  volatile uint64_t* words;  // this thread's word 0
+
+  __device__ Field get(unsigned first) const {
+    Field f;
+    auto* out = reinterpret_cast<uint64_t*>(&f);
+    for (unsigned i = 0; i < kFieldWords; ++i) out[i] = words[(first + i) * kThreadsPerBlock];
+    return f;
+  }
+  __device__ void put(unsigned first, const Field& f) const {
+    const auto* in = reinterpret_cast<const uint64_t*>(&f);
+    for (unsigned i = 0; i < kFieldWords; ++i) words[(first + i) * kThreadsPerBlock] = in[i];
+  }
+  __device__ Field x() const { return get(0); }
+  __device__ Field y() const { return get(kFieldWords); }
+  __device__ Field zz() const { return get(2 * kFieldWords); }
+  __device__ Field zzz() const { return get(3 * kFieldWords); }
+  __device__ void set_x(const Field& f) const { put(0, f); }
+  __device__ void set_y(const Field& f) const { put(kFieldWords, f); }
+  __device__ void set_zz(const Field& f) const { put(2 * kFieldWords, f); }
+  __device__ void set_zzz(const Field& f) const { put(3 * kFieldWords, f); }
+  __device__ Point load() const { return {x(), y(), zz(), zzz()}; }
+  __device__ void store(const Point& p) const {
+    set_x(p.X);
+    set_y(p.Y);
+    set_zz(p.ZZ);
+    set_zzz(p.ZZZ);
+  }
+
+  // work::accumulate's running-sum operations.
+  __device__ void reset() const { store(Point::infinity()); }
+  __device__ void add(const ec::Affine<Curve>& base) {
+    ec::add_in_place(*this, base);
+  }
+  __device__ Point value() const { return load(); }
+};
+
+// accumulate with the running sums in shared memory (SharedSum).
+template <class Curve, unsigned kMinBlocks>
+__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
+    accumulate_shared(const uint32_t* keys, const uint32_t* values, const uint32_t* nonzero,
+                      size_t per_thread, size_t threads, const ec::Affine<Curve>* bases,
+                      work::RunSink<ec::Xyzz<Curve>> sink) {
+  __shared__ uint64_t sums[SharedSum<Curve>::kWords * kThreadsPerBlock];
+  const size_t t = thread_index();
+  if (t >= threads) return;
+  sink.slot = t;
+  work::accumulate<ec::Xyzz<Curve>, ec::Affine<Curve>, SharedSum<Curve>>(
+      t * per_thread, per_thread, *nonzero, keys, values, bases, sink,
+      SharedSum<Curve>{sums + threadIdx.x});
+}
+
 template <class Curve>
 __global__ void __launch_bounds__(kThreadsPerBlock)
     combine_partials(const uint32_t* in_keys, const ec::Xyzz<Curve>* in, size_t count,

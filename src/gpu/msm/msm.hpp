@@ -47,6 +47,10 @@ enum class Location { kDevice, kPinnedHost };
 // them) or the canonical integer (< r) in the same four little-endian 64-bit limbs.
 enum class ScalarForm { kMontgomery, kCanonical };
 
+// Where the accumulation keeps each thread's running bucket sum: registers, or shared memory
+// (kernels.cuh SharedSum); kTuned picks by the point's size (tuning.hpp kSharedSumMinBytes).
+enum class SumStorage { kTuned, kRegisters, kShared };
+
 struct MsmConfig {
   cudaStream_t stream = nullptr;  // every kernel and the staged copies' consumers run here
   Location bases = Location::kDevice;
@@ -63,6 +67,7 @@ struct MsmConfig {
   // accumulation kernel's occupancy bound (tuning.hpp kAccumulateOccupancies; 0: the default).
   size_t accumulate_threads = 0;
   unsigned accumulate_min_blocks = 0;
+  SumStorage accumulate_sums = SumStorage::kTuned;
   // Tuning sweeps: partial sums each combining thread adds per level (0: kPartialsPerThread).
   size_t partials_per_thread = 0;
 };

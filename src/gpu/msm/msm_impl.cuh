@@ -128,23 +128,41 @@ inline unsigned accumulate_min_blocks(const MsmConfig& config) {
                      " blocks per SM");
 }
 
+template <class Curve>
+bool accumulate_in_shared(const MsmConfig& config) {
+  switch (config.accumulate_sums) {
+    case SumStorage::kRegisters:
+      return false;
+    case SumStorage::kShared:
+      return true;
+    case SumStorage::kTuned:
+      break;
+  }
+  return sizeof(ec::Xyzz<Curve>) >= kSharedSumMinBytes;
+}
+
 // The accumulation launch with the kernel of bound `min_blocks` (validated by
-// accumulate_min_blocks).
+// accumulate_min_blocks) keeping its sums in registers or in shared memory.
 template <class Curve, size_t kIndex = 0>
-void launch_accumulate(unsigned min_blocks, unsigned blocks, cudaStream_t stream,
+void launch_accumulate(unsigned min_blocks, bool shared, unsigned blocks, cudaStream_t stream,
                        const uint32_t* keys, const uint32_t* values, const uint32_t* nonzero,
                        size_t per_thread, size_t threads, const ec::Affine<Curve>* bases,
                        const work::RunSink<ec::Xyzz<Curve>>& sink) {
   constexpr unsigned kBound = kAccumulateOccupancies[kIndex];
   if constexpr (kIndex + 1 < std::size(kAccumulateOccupancies)) {
     if (min_blocks != kBound) {
-      launch_accumulate<Curve, kIndex + 1>(min_blocks, blocks, stream, keys, values, nonzero,
-                                           per_thread, threads, bases, sink);
+      launch_accumulate<Curve, kIndex + 1>(min_blocks, shared, blocks, stream, keys, values,
+                                           nonzero, per_thread, threads, bases, sink);
       return;
     }
   }
-  kernels::accumulate<Curve, kBound><<<blocks, kThreadsPerBlock, 0, stream>>>(
-      keys, values, nonzero, per_thread, threads, bases, sink);
+  if (shared) {
+    kernels::accumulate_shared<Curve, kBound><<<blocks, kThreadsPerBlock, 0, stream>>>(
+        keys, values, nonzero, per_thread, threads, bases, sink);
+  } else {
+    kernels::accumulate<Curve, kBound><<<blocks, kThreadsPerBlock, 0, stream>>>(
+        keys, values, nonzero, per_thread, threads, bases, sink);
+  }
   CUZK_CHECK_LAUNCH();
 }
 
@@ -161,6 +179,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   using AffinePoint = ec::Affine<Curve>;
   check_stream("gpu msm", config);
   const unsigned min_blocks = accumulate_min_blocks(config);
+  const bool shared_sums = accumulate_in_shared<Curve>(config);
   const MsmSetup setup = setup_msm<Curve>(n, config, shifted_c);
   const MsmPlan& plan = setup.plan;
   const MsmLayout& l = setup.layout;
@@ -232,7 +251,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       // to the run sums (indexed from the pass's first window), merged after the pass.
       const unsigned sink_window = plan.merged_passes ? 0 : first_window;
       size_t count = plan.accumulate_threads(entries);
-      launch_accumulate<Curve>(min_blocks, blocks_for(count), stream, keys[1], values[1], nonzero,
+      launch_accumulate<Curve>(min_blocks, shared_sums, blocks_for(count), stream, keys[1], values[1], nonzero,
                                plan.entries_per_thread, count, chunk_bases,
                                work::RunSink<Xyzz>{run_sums, layout, sink_window, partial_keys[0],
                                                    partials[0], 0, count == 1, true});

@@ -81,33 +81,47 @@ struct RunSink {
   }
 };
 
+// The running sum of an accumulation thread, in registers. The device may keep it elsewhere
+// (kernels.cuh: SharedSum keeps G2's in shared memory) behind the same three operations.
+template <class Bucket>
+struct RegisterSum {
+  Bucket acc;
+  CUZK_HD void reset() { acc = Bucket::infinity(); }
+  template <class Base>
+  CUZK_HD void add(const Base& base) {
+    acc = acc.add(base);
+  }
+  CUZK_HD Bucket value() const { return acc; }
+};
+
 // Accumulation thread: sorted entries [begin, min(begin + per_thread, live_end)), each adding
 // its base (negated for a negative digit) to the sum of its run.
-template <class Bucket, class Base>
+template <class Bucket, class Base, class Sum = RegisterSum<Bucket>>
 CUZK_HD void accumulate(size_t begin, size_t per_thread, size_t live_end, const uint32_t* keys,
-                        const uint32_t* values, const Base* bases, const RunSink<Bucket>& sink) {
+                        const uint32_t* values, const Base* bases, const RunSink<Bucket>& sink,
+                        Sum sum = {}) {
   if (begin >= live_end) {
     sink.empty();
     return;
   }
   const size_t end = begin + per_thread < live_end ? begin + per_thread : live_end;
   uint32_t key = keys[begin];
-  Bucket acc = Bucket::infinity();
+  sum.reset();
   bool first_run = true;
   for (size_t p = begin; p < end; ++p) {
     const uint32_t k = keys[p];
     if (k != key) {
-      sink.emit(first_run, key, acc);
+      sink.emit(first_run, key, sum.value());
       first_run = false;
       key = k;
-      acc = Bucket::infinity();
+      sum.reset();
     }
     const uint32_t v = values[p];
     Base base = bases[v & kMaxBaseIndex];
     if (v & kNegativeFlag) base = -base;
-    acc = acc.add(base);
+    sum.add(base);
   }
-  sink.emit(first_run, key, acc);
+  sink.emit(first_run, key, sum.value());
 }
 
 // One level of partials: slots [begin, min(begin + per_thread, count)) by runs of equal keys.

@@ -105,6 +105,10 @@ static_assert(kAccumulateOccupancies[0] == 0, "the first variant is the unbounde
 // 2^22: BLS12-381 171.1 ms at 4 blocks, 179.7 at 3, 200.5 unbounded; BN254 63.6, 64.2, 62.6.
 inline constexpr unsigned kAccumulateMinBlocksDefault = 4;
 
+// Points of at least this many bytes (XYZZ) are accumulated with their running sums in shared
+// memory (kernels.cuh SharedSum) instead of registers.
+inline constexpr size_t kSharedSumMinBytes = 256;
+
 // Partial sums of buckets cut between threads are combined in levels: each level's thread adds
 // kPartialsPerThread consecutive partials (one level per factor of 8 in the thread count). A
 // level's threads add their partials one after another, so a small fan-in means more threads
