@@ -35,7 +35,9 @@
 #   msm-kernels  the time of each kernel of the G1 MSM at 2^MSM_LOG (default 26) and the G2 MSM
 #                at 2^(MSM_LOG − 2) (BLS12-381, random and porep scalars, one run each after
 #                the warm-up) under Nsight Compute with the clocks left alone, summed by kernel
-#                name: $OUT/msm_kernels_<shape>.csv (raw) and $OUT/msm_kernels.txt (summary)
+#                name: $OUT/msm_kernels_<shape>.csv (raw) and $OUT/msm_kernels.txt (summary);
+#                MSM_SHAPES (default random porep) and MSM_WINDOWS (window widths, default 0:
+#                tuned; others add _c<c> to the file names) select the cases
 #   engine-pinned the engine with the key in pinned host memory and with it in VRAM, 2^LOG_N
 #                porep partitions (default 24), K = 2: $OUT/engine_<tier>_2p<LOG_N>.json
 #
@@ -158,11 +160,14 @@ for step in "$@"; do
       ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
       [[ -n $ncu_bin ]] || fail "ncu not found"
       log=${MSM_LOG:-26}
-      for shape in random porep; do
-        "$ncu_bin" --clock-control none --metrics gpu__time_duration.sum --csv \
-          "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 "$log" --g2 $((log - 2)) \
-          --curves bls12_381 --shapes $shape --runs 1 --no-shifted \
-          >"$OUT/msm_kernels_$shape.csv" 2>"$OUT/msm_kernels_$shape.log" || status=1
+      for c in ${MSM_WINDOWS:-0}; do
+        for shape in ${MSM_SHAPES:-random porep}; do
+          name=msm_kernels_$shape$([[ $c == 0 ]] || echo "_c$c")
+          "$ncu_bin" --clock-control none --metrics gpu__time_duration.sum --csv \
+            "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 "$log" --g2 $((log - 2)) \
+            --curves bls12_381 --shapes $shape --runs 1 --no-shifted --window "$c" \
+            >"$OUT/$name.csv" 2>"$OUT/$name.log" || status=1
+        done
       done
       python3 tools/kernel_times.py "$OUT"/msm_kernels_*.csv >"$OUT/msm_kernels.txt" || status=1
       cat "$OUT/msm_kernels.txt"
