@@ -48,7 +48,7 @@ enum class Location { kDevice, kPinnedHost };
 enum class ScalarForm { kMontgomery, kCanonical };
 
 // Where the accumulation keeps each thread's running bucket sum: registers, or shared memory
-// (kernels.cuh SharedSum); kTuned picks by the point's size (tuning.hpp kSharedSumMinBytes).
+// (kernels.cuh SharedSum); kTuned picks by the point's size (tuning.hpp kSharedSumMaxBytes).
 enum class SumStorage { kTuned, kRegisters, kShared };
 
 struct MsmConfig {

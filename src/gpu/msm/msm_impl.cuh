@@ -104,6 +104,7 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0) {
   request.shifted = shifted_c != 0;
   if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
   if (config.partials_per_thread != 0) request.partials_per_thread = config.partials_per_thread;
+  request.group = requires(typename Curve::Base f) { f.c0; } ? Group::kG2 : Group::kG1;
   s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
   LayoutBuilder builder;
   s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan),
@@ -138,7 +139,7 @@ bool accumulate_in_shared(const MsmConfig& config) {
     case SumStorage::kTuned:
       break;
   }
-  return sizeof(ec::Xyzz<Curve>) >= kSharedSumMinBytes;
+  return sizeof(ec::Xyzz<Curve>) <= kSharedSumMaxBytes;
 }
 
 // The share of an SM's unified L1/shared memory (percent) that `kernel` needs for as many

@@ -5,16 +5,26 @@
 //   accumulation  W·n XYZZ mixed additions (8M + 2S), spread evenly over threads
 //   reduction     W·2^(c−1)·2 full additions (12M + 2S) in parallel segments
 //   sorting       W·n (key, value) pairs of 32 + 32 bits, radix over ⌈log2 W⌉ + c + 1 bits
-// At 2^24 and c = 16 (16 windows of 2^15 buckets): 2.7·10^8 mixed additions against 10^6 for the
-// reduction. The table follows the model (c ≈ log2 n − 8, the reduction 1/100 of the
-// accumulation) below 2^22; from 2^22 up it is measured on the H200 (BLS12-381, random
-// scalars, c = 12..18; bench/results/2026-11-29_h200_7dee10c_msm_window_sweep.json): G1 is
-// fastest at c = 16 for 2^22, 2^24 and 2^26 (c = 15 costs 5%, 17 1-4%, 12 up to 36%); G2 at
-// 2^22 at c = 17 (193 ms; 196 at c = 16, 211 at c = 15). One table serves both groups.
+// W falls only at some widths (255-bit scalars: 16 windows for c = 16 and 17, 15 for 18, 14 for
+// 19, 13 for 20), and the reduction grows as 2^c. Measured on the H200 (kernel times of
+// G1 2^26 random, BLS12-381: c = 16 accumulation 461 ms, reduction 1.5; c = 20 accumulation 401,
+// reduction 12.5 plus 3.9 to fill the buckets), a bucket costs about five mixed additions, so
+// wide windows pay from about 2^25 points on. Below 2^22 the table follows the model (c ≈
+// log2 n − 8); from 2^22 up it is measured (bench/results/2026-11-30_h200_03e96e6_msm_window_
+// sweep.json, both curves, random and porep-like scalars, sums as tuned below):
+//   G1 2^22: c = 16 best (BLS12-381 39.0 ms; 18: 40.3, 20: 46.4)
+//   G1 2^24: random scalars gain 3% at c = 20 (125.3 against 129.5) but porep-like ones lose
+//            20% (48.1 against 40.0: their non-zero digits are few, the buckets many): c = 16
+//   G1 2^26: c = 20 best for both shapes: BLS12-381 random 447.2 against 481.9, porep 138.2
+//            against 144.2; BN254 random 189.1 against 218.6, porep 70.5 against 73.9
+//   G2 2^22, 2^24 (c = 15..18): c = 16 (BLS12-381 169.0, 597.5 ms; 17 is 2% better at 2^24
+//            random and 4% worse for porep-like scalars; BN254 within 2%)
+// 2^25 lies between measured sizes and takes 19 (W = 14).
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace cuzk::gpu::msm {
 
@@ -32,14 +42,25 @@ struct WindowTuningEntry {
   unsigned window_bits;
 };
 
-inline constexpr WindowTuningEntry kWindowTable[] = {
+// The group of an MSM: coordinates in Fp (G1) or in Fp2 (G2), whose additions cost about 2.8
+// to 4.9 times as much, which moves the balance between accumulation and reduction.
+enum class Group { kG1, kG2 };
+
+inline constexpr WindowTuningEntry kWindowTableG1[] = {
+    {4, 3},   {8, 5},   {10, 7},  {12, 8},  {14, 9},  {16, 10},
+    {18, 11}, {20, 13}, {22, 16}, {24, 16}, {25, 19}, {64, 20},
+};
+inline constexpr WindowTuningEntry kWindowTableG2[] = {
     {4, 3}, {8, 5}, {10, 7}, {12, 8}, {14, 9}, {16, 10}, {18, 11}, {20, 13}, {64, 16},
 };
 
-// The window width for n points, from kWindowTable.
-constexpr unsigned window_bits_for(size_t n) {
+// The window width for n points of `group`, from its table.
+constexpr unsigned window_bits_for(size_t n, Group group) {
   const unsigned log_n = n <= 1 ? 0 : unsigned(std::bit_width(n - 1));  // ⌈log2 n⌉
-  for (const WindowTuningEntry& entry : kWindowTable) {
+  const std::span<const WindowTuningEntry> table =
+      group == Group::kG1 ? std::span<const WindowTuningEntry>(kWindowTableG1)
+                          : std::span<const WindowTuningEntry>(kWindowTableG2);
+  for (const WindowTuningEntry& entry : table) {
     if (log_n <= entry.max_log_size) return entry.window_bits;
   }
   return 16;
@@ -105,9 +126,15 @@ static_assert(kAccumulateOccupancies[0] == 0, "the first variant is the unbounde
 // 2^22: BLS12-381 171.1 ms at 4 blocks, 179.7 at 3, 200.5 unbounded; BN254 63.6, 64.2, 62.6.
 inline constexpr unsigned kAccumulateMinBlocksDefault = 4;
 
-// Points of at least this many bytes (XYZZ) are accumulated with their running sums in shared
-// memory (kernels.cuh SharedSum) instead of registers.
-inline constexpr size_t kSharedSumMinBytes = 256;
+// Points of at most this many bytes (XYZZ) are accumulated with their running sums in shared
+// memory (kernels.cuh SharedSum) instead of registers. Measured on the H200 (random scalars,
+// 4 blocks per SM; bench/results/2026-11-30_h200_03e96e6_msm_sums.json), shared against
+// registers: BLS12-381 G1 (192 bytes) 2^26 481.2 against 498.9 ms, 2^24 129.3 against 132.3;
+// BN254 G1 (128) 217.5 against 225.7, 55.9 against 58.2; BN254 G2 (256) 2^24 188.3 against
+// 196.1. BLS12-381 G2 (384 bytes, 48 KiB of sums per block) is no faster and erratic with
+// shared sums: 2^24 random 602.5 ms median with runs 8 ms apart, porep-like 217.7 against
+// 165.2, 2^22 random 229.6 against 165.8, where the register kernel's runs agree within 1%.
+inline constexpr size_t kSharedSumMaxBytes = 256;
 
 // Partial sums of buckets cut between threads are combined in levels: each level's thread adds
 // kPartialsPerThread consecutive partials (one level per factor of 8 in the thread count). A
