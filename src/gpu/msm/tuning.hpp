@@ -19,6 +19,11 @@
 //            against 144.2; BN254 random 189.1 against 218.6, porep 70.5 against 73.9
 //   G2 2^22, 2^24 (c = 15..18): c = 16 (BLS12-381 169.0, 597.5 ms; 17 is 2% better at 2^24
 //            random and 4% worse for porep-like scalars; BN254 within 2%)
+//   G1 2^27 porep-like (bench/results/2026-11-30_h200_f9f5964_msm_wide_windows.json): c = 20
+//            261.4 ms against 277.6 at 18 (classified 285.4 against 300.5)
+//   G2 2^26: random scalars gain 13% at c = 20 (2034 against 2328 ms at 16), porep-like ones
+//            lose 3% (609.7 against 593.1); the G2 MSMs of a prover have porep-like scalars, so
+//            G2 stays at 16
 // 2^25 lies between measured sizes and takes 19 (W = 14).
 
 #include <bit>
