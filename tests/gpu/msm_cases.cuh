@@ -308,8 +308,8 @@ TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
           config.accumulate_min_blocks = blocks;
           config.accumulate_threads = threads;
           check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
-                       std::string(shape_name(shape)) + " sums=" +
-                           (sums == gm::SumStorage::kShared ? "shared" : "registers") +
+                       std::string(shape_name(shape)) +
+                           " sums=" + (sums == gm::SumStorage::kShared ? "shared" : "registers") +
                            " min_blocks=" + std::to_string(blocks) +
                            " threads=" + std::to_string(threads));
         }

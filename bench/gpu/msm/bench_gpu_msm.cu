@@ -58,11 +58,11 @@ struct Options {
   std::vector<std::string> shapes = {"random", "porep"};
   unsigned runs = 5;
   unsigned window = 0;
-  std::vector<unsigned> shifted = {0};      // windows of the shifted tables (0: tuned)
-  size_t accumulate_threads = 0;            // MsmConfig::accumulate_threads (0: tuning.hpp)
-  unsigned accumulate_min_blocks = 0;       // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
-  size_t sort_entries_per_pass = 0;         // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
-  size_t partials_per_thread = 0;           // MsmConfig::partials_per_thread (0: tuning.hpp)
+  std::vector<unsigned> shifted = {0};  // windows of the shifted tables (0: tuned)
+  size_t accumulate_threads = 0;        // MsmConfig::accumulate_threads (0: tuning.hpp)
+  unsigned accumulate_min_blocks = 0;   // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
+  size_t sort_entries_per_pass = 0;     // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
+  size_t partials_per_thread = 0;       // MsmConfig::partials_per_thread (0: tuning.hpp)
   gm::SumStorage accumulate_sums = gm::SumStorage::kTuned;  // MsmConfig::accumulate_sums
   std::vector<unsigned> pinned_chunk_logs;  // streamed bases, chunks of 2^k points (0: default)
 };
@@ -339,9 +339,8 @@ int main(int argc, char** argv) {
                  "partial sums per combining thread (0: tuning table)");
   app.add_option("--accumulate-sums", options.accumulate_sums,
                  "where accumulation keeps its running sums: registers, shared (default: tuned)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, gm::SumStorage>{{"registers", gm::SumStorage::kRegisters},
-                                                {"shared", gm::SumStorage::kShared}}));
+      ->transform(CLI::CheckedTransformer(std::map<std::string, gm::SumStorage>{
+          {"registers", gm::SumStorage::kRegisters}, {"shared", gm::SumStorage::kShared}}));
   app.add_option("--pinned-chunks", options.pinned_chunk_logs,
                  "also msm on bases in pinned host memory, chunks of 2^k points (0: default)")
       ->delimiter(',');

@@ -128,9 +128,7 @@ struct SharedSum {
 
   // work::accumulate's running-sum operations.
   __device__ void reset() const { store(Point::infinity()); }
-  __device__ void add(const ec::Affine<Curve>& base) {
-    ec::add_in_place(*this, base);
-  }
+  __device__ void add(const ec::Affine<Curve>& base) { ec::add_in_place(*this, base); }
   __device__ Point value() const { return load(); }
 };
 

@@ -104,7 +104,8 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0) {
   request.shifted = shifted_c != 0;
   if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
   if (config.partials_per_thread != 0) request.partials_per_thread = config.partials_per_thread;
-  request.group = requires(typename Curve::Base f) { f.c0; } ? Group::kG2 : Group::kG1;
+  request.group = requires(typename Curve::Base f) { f.c0; }
+  ? Group::kG2 : Group::kG1;
   s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
   LayoutBuilder builder;
   s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan),
@@ -175,8 +176,9 @@ void launch_accumulate(unsigned min_blocks, bool shared, unsigned blocks, cudaSt
   }
   if (shared) {
     const auto kernel = kernels::accumulate_shared<Curve, kBound>;
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                    shared_carveout_percent(reinterpret_cast<const void*>(kernel))));
+    CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                             shared_carveout_percent(reinterpret_cast<const void*>(kernel))));
     kernel<<<blocks, kThreadsPerBlock, 0, stream>>>(keys, values, nonzero, per_thread, threads,
                                                     bases, sink);
   } else {
@@ -271,8 +273,8 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       // to the run sums (indexed from the pass's first window), merged after the pass.
       const unsigned sink_window = plan.merged_passes ? 0 : first_window;
       size_t count = plan.accumulate_threads(entries);
-      launch_accumulate<Curve>(min_blocks, shared_sums, blocks_for(count), stream, keys[1], values[1], nonzero,
-                               plan.entries_per_thread, count, chunk_bases,
+      launch_accumulate<Curve>(min_blocks, shared_sums, blocks_for(count), stream, keys[1],
+                               values[1], nonzero, plan.entries_per_thread, count, chunk_bases,
                                work::RunSink<Xyzz>{run_sums, layout, sink_window, partial_keys[0],
                                                    partials[0], 0, count == 1, true});
       for (int src = 0; count > 1; src = 1 - src) {

@@ -82,7 +82,7 @@ struct RunSink {
 };
 
 // The running sum of an accumulation thread, in registers. The device may keep it elsewhere
-// (kernels.cuh: SharedSum keeps G2's in shared memory) behind the same three operations.
+// (kernels.cuh: SharedSum keeps it in shared memory) behind the same three operations.
 template <class Bucket>
 struct RegisterSum {
   Bucket acc;
