@@ -129,9 +129,10 @@ struct Xyzz {
 //   Field x() const, y(), zz(), zzz();  void set_x(const Field&), set_y, set_zz, set_zzz;
 //   Xyzz<Curve> load() const;  void store(const Xyzz<Curve>&).
 // Same result as Xyzz::add. The order keeps few coordinates live at once: each is read where it
-// is needed and written as soon as it is final, so a sum kept in memory (the GPU MSM keeps G2's
-// in shared memory) is never held whole in registers alongside the formula's temporaries (at
-// most four field elements besides the product in flight, against eight for Xyzz::add).
+// is needed and written as soon as it is final, so a sum kept in memory (the GPU MSM keeps its
+// bucket sums in shared memory) is never held whole in registers alongside the formula's
+// temporaries (at most four field elements besides the product in flight, against eight for
+// Xyzz::add).
 template <class Curve, class Slots>
 CUZK_HD void add_in_place(Slots& acc, const Affine<Curve>& q) {
   using Field = typename Curve::Base;

@@ -89,6 +89,13 @@ struct MsmSetup {
 };
 
 // shifted_c: the window of a shifted table (msm_shifted), 0 for plain bases.
+// G2's coordinates lie in Fp2, whose elements have components c0 and c1.
+template <class Curve>
+constexpr Group group_of() {
+  constexpr bool quadratic = requires(typename Curve::Base f) { f.c0; };
+  return quadratic ? Group::kG2 : Group::kG1;
+}
+
 template <class Curve>
 MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0) {
   const bool pinned = config.bases == Location::kPinnedHost;
@@ -104,8 +111,7 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0) {
   request.shifted = shifted_c != 0;
   if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
   if (config.partials_per_thread != 0) request.partials_per_thread = config.partials_per_thread;
-  request.group = requires(typename Curve::Base f) { f.c0; }
-  ? Group::kG2 : Group::kG1;
+  request.group = group_of<Curve>();
   s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
   LayoutBuilder builder;
   s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan),
@@ -144,9 +150,9 @@ bool accumulate_in_shared(const MsmConfig& config) {
 }
 
 // The share of an SM's unified L1/shared memory (percent) that `kernel` needs for as many
-// resident blocks as its registers allow. The driver otherwise picks the split per launch by its
-// own heuristics: with G2's 48 KiB of shared sums per block the same launch ran 164 to 232 ms
-// from one run to the next. The rest stays L1, which caches the formulas' spills.
+// resident blocks as its registers allow: asked for explicitly rather than left to the driver's
+// per-launch choice, so that the rest stays L1, which caches the formulas' spills. (Every
+// measurement of the shared sums ran with it; none without it once the products were outlined.)
 inline int shared_carveout_percent(const void* kernel) {
   cudaFuncAttributes attributes;
   CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
