@@ -10,7 +10,8 @@
 //   accumulate       thread t adds sorted entries [tL, tL + L) into XYZZ sums, one per run of
 //                    equal keys, whatever the buckets' lengths (skewed scalars do not
 //                    serialize): runs that begin inside the range go into their bucket, the run
-//                    the range begins with (possibly begun earlier) into a partial slot
+//                    the range begins with (possibly begun earlier) into a partial slot;
+//                    accumulate_shared is the same with the running sums in shared memory
 //   combine_partials the partial slots, the same way, 8 per thread, level after level, until
 //                    one thread is left, whose first run goes into its bucket as well
 //   merge_run_sums   when buckets outlive a pass (shifted bases, staged chunks): the pass's
