@@ -27,7 +27,8 @@
 #                porep scalars) with the accumulation's running sums in registers and in shared
 #                memory, for each occupancy bound in MIN_BLOCKS (default 3 4 5):
 #                $OUT/msm_sums_<storage>_<b>.json
-#   partition    bench_gpu_prove at PARTITION_LOGS (default 27): $OUT/prove_<logs>.json
+#   partition    bench_gpu_prove at PARTITION_LOGS (default 27) with a key in PARTITION_KEY_FORMAT
+#                (zkey, the default, or params): $OUT/prove_<format>_<logs>.json
 #   streamed-msm the MSM on bases in pinned host memory (a streamed key's), G1 at 2^24 and 2^26
 #                and G2 at 2^24 (BLS12-381, random and porep scalars), staged in chunks of 2^k
 #                points for k in CHUNK_LOGS (default 20 22 24), next to the plain copy of the
@@ -140,7 +141,9 @@ for step in "$@"; do
       ;;
     partition)
       logs=${PARTITION_LOGS:-27}
-      "$BUILD_DIR/bench/gpu/prover/bench_gpu_prove" --runs 3 --json "$OUT/prove_${logs// /_}.json" $logs || status=1
+      format=${PARTITION_KEY_FORMAT:-zkey}
+      "$BUILD_DIR/bench/gpu/prover/bench_gpu_prove" --runs 3 --key-format "$format" \
+        --json "$OUT/prove_${format}_${logs// /_}.json" $logs || status=1
       ;;
     streamed-msm)
       chunks=${CHUNK_LOGS:-20 22 24}

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ec/scalar_mul.hpp"
+#include "formats/params.hpp"
 #include "formats/r1cs.hpp"
 #include "formats/zkey.hpp"
 #include "groth16/fixed_base.hpp"
@@ -68,6 +69,32 @@ formats::Groth16Zkey<Curve> random_zkey(const formats::R1csHeader& r1cs, std::mt
   key.h = random_points<G1C>(key.header.domain_size, rng);
   key.mpc_params = formats::fresh_mpc_params(std::array<uint8_t, 64>{});
   return key;
+}
+
+// A bellman .params of random points (as random_zkey) with the lengths of a real key of a
+// circuit: A and B points for the wires of its A and B densities (HostCircuit::a_wires and
+// b_wires, from the .r1cs), L for the private wires, H of domain_size − 1 points.
+inline formats::BellmanParams random_params(uint32_t n_vars, uint32_t n_public,
+                                            uint32_t domain_size, size_t a_wires, size_t b_wires,
+                                            std::mt19937_64& rng) {
+  using G1C = bls12_381::G1Curve;
+  using G2C = bls12_381::G2Curve;
+  formats::BellmanParams params;
+  const auto g1 = random_points<G1C>(3, rng);
+  const auto g2 = random_points<G2C>(3, rng);
+  params.vk.alpha_g1 = g1[0];
+  params.vk.beta_g1 = g1[1];
+  params.vk.delta_g1 = g1[2];
+  params.vk.beta_g2 = g2[0];
+  params.vk.gamma_g2 = g2[1];
+  params.vk.delta_g2 = g2[2];
+  params.vk.ic = random_points<G1C>(n_public + 1, rng);
+  params.h = random_points<G1C>(domain_size - 1, rng);
+  params.l = random_points<G1C>(n_vars - n_public - 1, rng);
+  params.a = random_points<G1C>(a_wires, rng);
+  params.b_g1 = random_points<G1C>(b_wires, rng);
+  params.b_g2 = random_points<G2C>(b_wires, rng);
+  return params;
 }
 
 }  // namespace cuzk::bench

@@ -459,17 +459,23 @@ class Field {
                                   const Field& b0, const Field& b1);
 #endif
 
-  // Device products and squares of fields of at least kOutlinedDeviceProductLimbs limbs are
-  // calls to one copy of their code rather than inlined. A BLS12-381 Fp product is about 420
-  // instructions; inlined, a G1 mixed addition is ~4200 of them and a G2 one ~14700, more than
-  // the SM's instruction caches hold, and the MSM accumulation spent 36-38% of its cycles (G1
-  // and G2 in registers) and 78% (G2 with shared sums) with warps waiting for instructions
-  // (Nsight Compute, H200). Called, the loop's code is the product's plus the formula's glue:
-  // G1 2^26 393.5 ms against 447.0, G2 2^24 371.6 against 599.6 (BLS12-381, random scalars;
-  // bench/results/2026-11-30_h200_da63575_msm.json against ..._f9f5964_msm.json). 4-limb
-  // fields (BN254, both scalar fields) keep inlined products: not yet measured outlined.
-  static constexpr size_t kOutlinedDeviceProductLimbs = 6;
-  static constexpr bool kOutlinedDeviceProducts = kLimbs >= kOutlinedDeviceProductLimbs;
+  // Device products and squares of base fields are calls to one copy of their code rather
+  // than inlined. A BLS12-381 Fp product is about 420 instructions; inlined, a G1 mixed
+  // addition is ~4200 of them and a G2 one ~14700, more than the SM's instruction caches hold,
+  // and the MSM accumulation spent 36-38% of its cycles (G1 and G2 in registers) and 78% (G2
+  // with shared sums) with warps waiting for instructions (Nsight Compute, H200). Called, the
+  // loop's code is the product's plus the formula's glue: G1 2^26 393.5 ms against 447.0, G2
+  // 2^24 371.6 against 599.6 (BLS12-381, random scalars; bench/results/2026-11-30_h200_da63575_
+  // msm.json against ..._f9f5964_msm.json). A field's Data chooses with kOutlineDeviceProducts;
+  // without it, fields of 6 limbs and more are outlined. Scalar fields stay inlined: the NTT's
+  // butterfly holds one product, and its loops fit the caches.
+  static constexpr bool kOutlinedDeviceProducts = [] {
+    if constexpr (requires { Data::kOutlineDeviceProducts; }) {
+      return bool(Data::kOutlineDeviceProducts);
+    } else {
+      return kLimbs >= 6;
+    }
+  }();
 
  private:
   static constexpr Int kModulusMinus2 = [] {

@@ -308,8 +308,7 @@ TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
           config.accumulate_min_blocks = blocks;
           config.accumulate_threads = threads;
           check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
-                       std::string(shape_name(shape)) +
-                           " sums=" + (sums == gm::SumStorage::kShared ? "shared" : "registers") +
+                       std::string(shape_name(shape)) + " sums=" + gm::sum_storage_name(sums) +
                            " min_blocks=" + std::to_string(blocks) +
                            " threads=" + std::to_string(threads));
         }
@@ -338,8 +337,7 @@ TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
     gm::MsmConfig config;
     config.accumulate_sums = sums;
     check.expect(expected, gpu_run<Curve>(Op::kMsm, repeated, equal, config),
-                 std::string("repeated bases, equal scalars, sums=") +
-                     (sums == gm::SumStorage::kShared ? "shared" : "registers"));
+                 std::string("repeated bases, equal scalars, sums=") + gm::sum_storage_name(sums));
   }
 }
 

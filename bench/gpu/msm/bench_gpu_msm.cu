@@ -63,7 +63,7 @@ struct Options {
   unsigned accumulate_min_blocks = 0;   // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
   size_t sort_entries_per_pass = 0;     // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
   size_t partials_per_thread = 0;       // MsmConfig::partials_per_thread (0: tuning.hpp)
-  gm::SumStorage accumulate_sums = gm::SumStorage::kTuned;  // MsmConfig::accumulate_sums
+  gm::SumStorage accumulate_sums = gm::kDefaultSumStorage;  // MsmConfig::accumulate_sums
   std::vector<unsigned> pinned_chunk_logs;  // streamed bases, chunks of 2^k points (0: default)
 };
 
@@ -137,10 +137,7 @@ nlohmann::json result_row(const char* curve, const char* op, unsigned log_n,
     row["sort_entries_per_pass"] = options.sort_entries_per_pass;
   }
   if (options.partials_per_thread != 0) row["partials_per_thread"] = options.partials_per_thread;
-  if (options.accumulate_sums != gm::SumStorage::kTuned) {
-    row["accumulate_sums"] =
-        options.accumulate_sums == gm::SumStorage::kShared ? "shared" : "registers";
-  }
+  row["accumulate_sums"] = gm::sum_storage_name(options.accumulate_sums);
   return row;
 }
 
@@ -320,8 +317,15 @@ int main(int argc, char** argv) {
   Options options;
   std::string json_path, commit = bench::bench_commit();
   CLI::App app{"GPU MSM benchmark (device-resident inputs)"};
-  app.add_option("--g1", options.g1_logs, "log2 sizes of the G1 MSMs")->delimiter(',');
-  app.add_option("--g2", options.g2_logs, "log2 sizes of the G2 MSMs")->delimiter(',');
+  // A bare --g1 (or --g1 "") skips G1, likewise G2; sizes are 2^1..2^31.
+  app.add_option("--g1", options.g1_logs, "log2 sizes of the G1 MSMs (none: skip G1)")
+      ->delimiter(',')
+      ->expected(0, CLI::detail::expected_max_vector_size)
+      ->check(CLI::Range(1u, 31u));
+  app.add_option("--g2", options.g2_logs, "log2 sizes of the G2 MSMs (none: skip G2)")
+      ->delimiter(',')
+      ->expected(0, CLI::detail::expected_max_vector_size)
+      ->check(CLI::Range(1u, 31u));
   app.add_option("--curves", options.curves, "bls12_381, bn254")->delimiter(',');
   app.add_option("--shapes", options.shapes, "random, porep")->delimiter(',');
   app.add_option("--runs", options.runs, "timed runs per case (at least 5 for results)");
@@ -338,7 +342,7 @@ int main(int argc, char** argv) {
   app.add_option("--partials-per-thread", options.partials_per_thread,
                  "partial sums per combining thread (0: tuning table)");
   app.add_option("--accumulate-sums", options.accumulate_sums,
-                 "where accumulation keeps its running sums: registers, shared (default: tuned)")
+                 "where accumulation keeps its running sums: shared (default), registers")
       ->transform(CLI::CheckedTransformer(std::map<std::string, gm::SumStorage>{
           {"registers", gm::SumStorage::kRegisters}, {"shared", gm::SumStorage::kShared}}));
   app.add_option("--pinned-chunks", options.pinned_chunk_logs,

@@ -1,10 +1,14 @@
-// bench_gpu_prove: one porep-like partition proved on the GPU (snarkjs convention), per stage.
+// bench_gpu_prove: one porep-like partition proved on the GPU, per stage.
 //
 //   bench_gpu_prove [--json FILE] [--runs N] [--curve bls12_381|bn254] [--key-memory vram|host]
-//                   [LOG_N ...]   (default 20)
+//                   [--key-format zkey|params] [LOG_N ...]   (default 20)
 //
 // --key-memory host keeps the key in pinned host memory, streamed into every MSM
-// (device_proving_key.hpp); the default is VRAM.
+// (device_proving_key.hpp); the default is VRAM. --key-format: a snarkjs .zkey (the default:
+// A, B1, B2 points for every wire, H on the odd coset) or a bellman .params (BLS12-381 only;
+// Filecoin's format: A and B points only for the wires of the circuit's A and B densities, so
+// a porep partition's B MSMs cover the quarter of the wires that are in B; H in the coefficient
+// basis, one more transform).
 //
 // For each log size: a synthetic porep-shaped circuit filling the domain 2^LOG_N
 // (src/circuits), its matrices uploaded in compact form, a proving key, then one warm-up and
@@ -32,6 +36,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -56,6 +61,7 @@ struct Options {
   int runs = 5;
   gpu::prover::KeyResidency key_residency = gpu::prover::KeyResidency::kDevice;
   std::string curve = "bls12_381";
+  bool bellman = false;  // --key-format params
   std::vector<unsigned> log_sizes;
 };
 
@@ -74,15 +80,23 @@ Options parse(int argc, char** argv) {
       if (where != "vram" && where != "host") CUZK_INVALID_INPUT("--key-memory: vram or host");
       o.key_residency = where == "host" ? gpu::prover::KeyResidency::kStreamed
                                         : gpu::prover::KeyResidency::kDevice;
+    } else if (arg == "--key-format" && i + 1 < argc) {
+      const std::string format = argv[++i];
+      if (format != "zkey" && format != "params")
+        CUZK_INVALID_INPUT("--key-format: zkey or params");
+      o.bellman = format == "params";
     } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
       o.log_sizes.push_back(unsigned(std::atoi(arg.c_str())));
     } else {
       CUZK_INVALID_INPUT("bench_gpu_prove: unknown argument '" + arg +
                          "' (usage: [--json FILE] [--runs N] [--curve C] [--key-memory vram|host] "
-                         "[LOG_N ...])");
+                         "[--key-format zkey|params] [LOG_N ...])");
     }
   }
   if (o.curve != "bls12_381" && o.curve != "bn254") CUZK_INVALID_INPUT("unknown curve " + o.curve);
+  if (o.bellman && o.curve != "bls12_381") {
+    CUZK_INVALID_INPUT("--key-format params: bellman keys are BLS12-381 only");
+  }
   if (o.log_sizes.empty()) o.log_sizes = {20};
   return o;
 }
@@ -158,7 +172,7 @@ nlohmann::json two_partitions(const gpu::prover::DeviceCircuit<typename Curve::F
 
 template <class Curve>
 nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
-                        gpu::prover::KeyResidency residency) {
+                        gpu::prover::KeyResidency residency, bool bellman) {
   using Fr = typename Curve::Fr;
   std::mt19937_64 rng(log_n);
   const uint32_t public_inputs = 1;
@@ -170,6 +184,7 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
   std::optional<gpu::prover::DeviceProvingKey<Curve>> device_key_slot;
   std::optional<gpu::prover::PinnedWitness<Fr>> witness_slot;
   formats::R1csHeader header;
+  size_t a_wires = 0, b_wires = 0;  // bellman: the densities' lengths
   {
     circuits::SyntheticSpec spec;
     spec.shape = circuits::Shape::kPorep;
@@ -180,25 +195,34 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
     std::printf("2^%u: circuit generated in %.0f ms\n", log_n, ms_since(t));
     t = Clock::now();
     {
-      // The zkey convention: A (with binding rows) and B; c = a∘b.
+      // zkey: A (with binding rows) and B; c = a∘b. params: A, B and C, and the densities.
       auto host = gpu::prover::host_circuit_from_r1cs(circuit.r1cs);
-      host.c.reset();
+      if (!bellman) host.c.reset();
+      a_wires = host.a_wires.size();
+      b_wires = host.b_wires.size();
       device_circuit_slot.emplace(gpu::prover::DeviceCircuit<Fr>::upload(host));
     }
     witness_slot.emplace(circuit.witness.size());
     witness_slot->assign_montgomery(circuit.witness);
     header = circuit.r1cs.header;
   }
-  {
+  if (!bellman) {
     const auto key = bench::random_zkey<Curve>(header, rng);
     std::printf("2^%u: random key in %.0f ms\n", log_n, ms_since(t));
     device_key_slot.emplace(gpu::prover::DeviceProvingKey<Curve>::upload(key, residency));
+  } else if constexpr (std::is_same_v<Curve, formats::Bls12_381>) {
+    const auto params =
+        bench::random_params(header.n_wires, header.n_public(), n, a_wires, b_wires, rng);
+    std::printf("2^%u: random .params in %.0f ms (A %zu, B %zu of %u wires)\n", log_n, ms_since(t),
+                a_wires, b_wires, header.n_wires);
+    device_key_slot.emplace(gpu::prover::DeviceProvingKey<Curve>::upload(params, residency));
   }
   const auto& device_circuit = *device_circuit_slot;
   const auto& device_key = *device_key_slot;
   const auto& witness = *witness_slot;
   t = Clock::now();
-  const gpu::ntt::DeviceDomain<Fr> domain(log_n, gpu::ntt::Convention::kSnarkjs);
+  const gpu::ntt::DeviceDomain<Fr> domain(
+      log_n, bellman ? gpu::ntt::Convention::kBellman : gpu::ntt::Convention::kSnarkjs);
   auto buffers = gpu::prover::PartitionBuffers<Curve>::allocate(
       gpu::prover::partition_shape(device_circuit, residency));
   gpu::Stream stream;
@@ -279,7 +303,13 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
           // Of the whole process so far: circuit generation and the key dominate it.
           {"peak_host_rss_bytes", peak_rss_bytes()},
           {"two_partitions", pair},
-          {"key", "random points, proofs not verified"}};
+          {"key", "random points, proofs not verified"},
+          {"key_format", bellman ? "params" : "zkey"},
+          {"key_points",
+           {{"a", device_key.footprint().a},
+            {"b", device_key.footprint().b1},
+            {"c", device_key.footprint().c},
+            {"h", device_key.footprint().h}}}};
 }
 
 }  // namespace
@@ -295,8 +325,8 @@ int main(int argc, char** argv) {
     for (unsigned log_n : o.log_sizes) {
       results.push_back(
           o.curve == "bn254"
-              ? run_size<formats::Bn254>(o.curve, log_n, o.runs, o.key_residency)
-              : run_size<formats::Bls12_381>(o.curve, log_n, o.runs, o.key_residency));
+              ? run_size<formats::Bn254>(o.curve, log_n, o.runs, o.key_residency, o.bellman)
+              : run_size<formats::Bls12_381>(o.curve, log_n, o.runs, o.key_residency, o.bellman));
     }
     if (!o.json_path.empty()) {
       bench::write_results(o.json_path, gpu::device_info(0).name, argc, argv, results);

@@ -38,6 +38,7 @@
 
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
+#include "gpu/msm/tuning.hpp"
 
 namespace cuzk::gpu::msm {
 
@@ -46,10 +47,6 @@ enum class Location { kDevice, kPinnedHost };
 // How the scalar words are to be read: Montgomery form (a field element, as the prover holds
 // them) or the canonical integer (< r) in the same four little-endian 64-bit limbs.
 enum class ScalarForm { kMontgomery, kCanonical };
-
-// Where the accumulation keeps each thread's running bucket sum: registers, or shared memory
-// (kernels.cuh SharedSum); kTuned picks by the point's size (tuning.hpp kSharedSumMaxBytes).
-enum class SumStorage { kTuned, kRegisters, kShared };
 
 struct MsmConfig {
   cudaStream_t stream = nullptr;  // every kernel and the staged copies' consumers run here
@@ -67,7 +64,7 @@ struct MsmConfig {
   // accumulation kernel's occupancy bound (tuning.hpp kAccumulateOccupancies; 0: the default).
   size_t accumulate_threads = 0;
   unsigned accumulate_min_blocks = 0;
-  SumStorage accumulate_sums = SumStorage::kTuned;
+  SumStorage accumulate_sums = kDefaultSumStorage;
   // Tuning sweeps: partial sums each combining thread adds per level (0: kPartialsPerThread).
   size_t partials_per_thread = 0;
 };

@@ -136,19 +136,6 @@ inline unsigned accumulate_min_blocks(const MsmConfig& config) {
                      " blocks per SM");
 }
 
-template <class Curve>
-bool accumulate_in_shared(const MsmConfig& config) {
-  switch (config.accumulate_sums) {
-    case SumStorage::kRegisters:
-      return false;
-    case SumStorage::kShared:
-      return true;
-    case SumStorage::kTuned:
-      break;
-  }
-  return sizeof(ec::Xyzz<Curve>) <= kSharedSumMaxBytes;
-}
-
 // The share of an SM's unified L1/shared memory (percent) that `kernel` needs for as many
 // resident blocks as its registers allow: asked for explicitly rather than left to the driver's
 // per-launch choice, so that the rest stays L1, which caches the formulas' spills. (Every
@@ -207,7 +194,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   using AffinePoint = ec::Affine<Curve>;
   check_stream("gpu msm", config);
   const unsigned min_blocks = accumulate_min_blocks(config);
-  const bool shared_sums = accumulate_in_shared<Curve>(config);
+  const bool shared_sums = config.accumulate_sums == SumStorage::kShared;
   const MsmSetup setup = setup_msm<Curve>(n, config, shifted_c);
   const MsmPlan& plan = setup.plan;
   const MsmLayout& l = setup.layout;

@@ -131,18 +131,25 @@ static_assert(kAccumulateOccupancies[0] == 0, "the first variant is the unbounde
 // 2^22: BLS12-381 171.1 ms at 4 blocks, 179.7 at 3, 200.5 unbounded; BN254 63.6, 64.2, 62.6.
 inline constexpr unsigned kAccumulateMinBlocksDefault = 4;
 
-// Points of at most this many bytes (XYZZ) are accumulated with their running sums in shared
-// memory (kernels.cuh SharedSum) instead of registers: all four groups. Measured on the H200
-// (random scalars, 4 blocks per SM; bench/results/2026-11-30_h200_03e96e6_msm_sums.json),
-// shared against registers: BLS12-381 G1 (192 bytes) 2^26 481.2 against 498.9 ms, 2^24 129.3
+// Where the accumulation keeps each thread's running bucket sum: shared memory (kernels.cuh
+// SharedSum), or registers.
+enum class SumStorage { kShared, kRegisters };
+
+constexpr const char* sum_storage_name(SumStorage storage) {
+  return storage == SumStorage::kShared ? "shared" : "registers";
+}
+
+// Shared sums are the faster for all four groups. Measured on the H200 (random scalars, 4
+// blocks per SM; bench/results/2026-11-30_h200_03e96e6_msm_sums.json), shared against
+// registers: BLS12-381 G1 (192-byte XYZZ points) 2^26 481.2 against 498.9 ms, 2^24 129.3
 // against 132.3; BN254 G1 (128) 217.5 against 225.7, 55.9 against 58.2; BN254 G2 (256) 2^24
 // 188.3 against 196.1. BLS12-381 G2 (384 bytes, 48 KiB of sums per block) was erratic with
 // shared sums while its products were inlined (runs up to 60 ms apart: warps waiting for
-// instructions, see ff/field.hpp kOutlinedDeviceProductLimbs); with outlined products
+// instructions, see ff/field.hpp kOutlinedDeviceProducts); with outlined products
 // (bench/results/2026-11-30_h200_da63575_msm.json and ..._msm_g2_shared.json) shared sums
 // take 2^22 102.6 ms against 109.4, 2^24 350.5 against 371.6, porep-like 100.1 against 106.4,
 // runs within 0.3 ms.
-inline constexpr size_t kSharedSumMaxBytes = 384;
+inline constexpr SumStorage kDefaultSumStorage = SumStorage::kShared;
 
 // Partial sums of buckets cut between threads are combined in levels: each level's thread adds
 // kPartialsPerThread consecutive partials (one level per factor of 8 in the thread count). A
