@@ -12,9 +12,6 @@ struct FpData {
   static constexpr const char* kModulusHex =
       "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47";
   static constexpr uint64_t kSmallestNonResidue = 3;
-  // Device products as calls (ff::Field::kOutlinedDeviceProducts): a G2 mixed addition inlined
-  // is ~7000 instructions.
-  static constexpr bool kOutlineDeviceProducts = true;
 };
 
 struct FrData {

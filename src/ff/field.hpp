@@ -459,23 +459,18 @@ class Field {
                                   const Field& b0, const Field& b1);
 #endif
 
-  // Device products and squares of base fields are calls to one copy of their code rather
-  // than inlined. A BLS12-381 Fp product is about 420 instructions; inlined, a G1 mixed
-  // addition is ~4200 of them and a G2 one ~14700, more than the SM's instruction caches hold,
-  // and the MSM accumulation spent 36-38% of its cycles (G1 and G2 in registers) and 78% (G2
-  // with shared sums) with warps waiting for instructions (Nsight Compute, H200). Called, the
-  // loop's code is the product's plus the formula's glue: G1 2^26 393.5 ms against 447.0, G2
-  // 2^24 371.6 against 599.6 (BLS12-381, random scalars; bench/results/2026-11-30_h200_da63575_
-  // msm.json against ..._f9f5964_msm.json). A field's Data chooses with kOutlineDeviceProducts;
-  // without it, fields of 6 limbs and more are outlined. Scalar fields stay inlined: the NTT's
-  // butterfly holds one product, and its loops fit the caches.
-  static constexpr bool kOutlinedDeviceProducts = [] {
-    if constexpr (requires { Data::kOutlineDeviceProducts; }) {
-      return bool(Data::kOutlineDeviceProducts);
-    } else {
-      return kLimbs >= 6;
-    }
-  }();
+  // Device products and squares of fields of 6 limbs and more are calls to one copy of their
+  // code rather than inlined. A BLS12-381 Fp product is about 420 instructions; inlined, a G1
+  // mixed addition is ~4200 of them and a G2 one ~14700, more than the SM's instruction caches
+  // hold, and the MSM accumulation spent 36-38% of its cycles (G1 and G2 in registers) and 78%
+  // (G2 with shared sums) with warps waiting for instructions (Nsight Compute, H200). Called,
+  // the loop's code is the product's plus the formula's glue: G1 2^26 393.5 ms against 447.0,
+  // G2 2^24 371.6 against 599.6 (BLS12-381, random scalars; bench/results/2026-11-30_h200_
+  // da63575_msm.json against ..._f9f5964_msm.json). 4-limb fields stay inlined: BN254 Fp
+  // outlined made G1 slower (2^24 60.0 ms against 56.3, 2^26 198.6 against 189.1) for little
+  // on G2 (2^24 185.1 against 188.1; bench/results/2026-11-30_h200_1745b08_msm.json), and the
+  // NTT's butterfly holds a single scalar-field product.
+  static constexpr bool kOutlinedDeviceProducts = kLimbs >= 6;
 
  private:
   static constexpr Int kModulusMinus2 = [] {
