@@ -40,11 +40,15 @@ std::vector<ec::Affine<PointCurve>> random_points(size_t count, std::mt19937_64&
 }
 
 // A .zkey for a circuit of this header (snarkjs's domain) whose points are random (see above):
-// what a real key of that circuit costs to prove with. It has no coefficient section: a caller
-// writing it to a file adds groth16::zkey_coefficients(r1cs) (the header alone is enough for
-// one that takes the matrices from the .r1cs, and needs far less host memory).
+// what a real key of that circuit costs to prove with. With the circuit's A and B densities
+// (ascending wire lists, HostCircuit::a_wires and b_wires), the wires outside them get the
+// point at infinity, as a real key's zero polynomials do. It has no coefficient section: a
+// caller writing it to a file adds groth16::zkey_coefficients(r1cs) (the header alone is enough
+// for one that takes the matrices from the .r1cs, and needs far less host memory).
 template <class Curve>
-formats::Groth16Zkey<Curve> random_zkey(const formats::R1csHeader& r1cs, std::mt19937_64& rng) {
+formats::Groth16Zkey<Curve> random_zkey(const formats::R1csHeader& r1cs, std::mt19937_64& rng,
+                                        const std::vector<uint32_t>* a_wires = nullptr,
+                                        const std::vector<uint32_t>* b_wires = nullptr) {
   using G1C = groth16::G1CurveOf<Curve>;
   using G2C = groth16::G2CurveOf<Curve>;
   formats::Groth16Zkey<Curve> key;
@@ -67,6 +71,21 @@ formats::Groth16Zkey<Curve> random_zkey(const formats::R1csHeader& r1cs, std::mt
   key.b2 = random_points<G2C>(n_vars, rng);
   key.c = random_points<G1C>(n_vars - key.header.n_public - 1, rng);
   key.h = random_points<G1C>(key.header.domain_size, rng);
+  // Infinity for the wires a density leaves out (both lists ascending).
+  const auto clear_outside = [](auto& points, const std::vector<uint32_t>* wires) {
+    if (wires == nullptr) return;
+    size_t k = 0;
+    for (size_t w = 0; w < points.size(); ++w) {
+      if (k < wires->size() && (*wires)[k] == w) {
+        ++k;
+      } else {
+        points[w] = std::decay_t<decltype(points[w])>::infinity();
+      }
+    }
+  };
+  clear_outside(key.a, a_wires);
+  clear_outside(key.b1, b_wires);
+  clear_outside(key.b2, b_wires);
   key.mpc_params = formats::fresh_mpc_params(std::array<uint8_t, 64>{});
   return key;
 }

@@ -275,8 +275,11 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
       formats::Groth16Zkey<Curve> matrices;
       matrices.header = sections.header;
       matrices.coefficients = formats::decode_coefficients<Curve>(sections);
+      // Every point counted (the density the upload applies is not known without reading the
+      // points), plus room for its wire lists, which stay in VRAM in every tier.
       shape = shape_of<Curve>(gpu::prover::host_circuit_from_zkey(matrices),
                               gpu::prover::footprint(sections.header).bytes());
+      shape.circuit_bytes += 2 * sizeof(uint32_t) * uint64_t(sections.header.n_vars);
     });
   }
   std::lock_guard lock(mutex_);

@@ -24,9 +24,9 @@
 #include "gpu/device_memory.hpp"
 #include "gpu/elementwise.cuh"
 #include "gpu/stream.hpp"
+#include "gpu_skip.hpp"
 #include "util/error.hpp"
 #include "util/hd.hpp"
-#include "gpu_skip.hpp"
 
 namespace cuzk::gpu::test {
 

@@ -124,11 +124,13 @@ std::vector<Fr> make_scalars(size_t n, Shape shape, std::mt19937_64& rng) {
 
 enum class Op { kMsm, kClassified };
 
-// Runs one GPU operation synchronously (tests may block) and returns its result.
+// Runs one GPU operation synchronously (tests may block) and returns its result. With
+// `scalar_index` (msm only), base i pairs with scalars[(*scalar_index)[i]].
 template <class Curve>
 ec::Jacobian<Curve> gpu_run(Op op, const std::vector<ec::Affine<Curve>>& bases,
                             const std::vector<typename Curve::Scalar>& scalars,
-                            gm::MsmConfig config) {
+                            gm::MsmConfig config,
+                            const std::vector<uint32_t>* scalar_index = nullptr) {
   using Fr = typename Curve::Scalar;
   using AffinePoint = ec::Affine<Curve>;
   const size_t n = bases.size();
@@ -147,14 +149,20 @@ ec::Jacobian<Curve> gpu_run(Op op, const std::vector<ec::Affine<Curve>>& bases,
     std::copy(bases.begin(), bases.end(), pinned_bases.data());
     base_span = {pinned_bases.data(), n};
   }
-  auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
+  auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(scalars.size());
   device_scalars.upload(scalars, stream);
+  DeviceBuffer<uint32_t> device_index;
+  if (scalar_index != nullptr) {
+    device_index = DeviceBuffer<uint32_t>::allocate_blocking(scalar_index->size());
+    device_index.upload(*scalar_index, stream);
+    config.scalar_index = device_index.data();
+  }
   auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
   const size_t bytes = op == Op::kMsm ? gm::msm_workspace_bytes<Curve>(n, config)
                                       : gm::classified_msm_workspace_bytes<Curve>(n, config);
   auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
   const std::span<std::byte> ws{workspace.data(), bytes};
-  const std::span<const Fr> scalar_span{device_scalars.data(), n};
+  const std::span<const Fr> scalar_span{device_scalars.data(), scalars.size()};
   if (op == Op::kMsm) {
     gm::msm<Curve>(base_span, scalar_span, result.data(), ws, config);
   } else {
@@ -361,6 +369,49 @@ TYPED_TEST_P(GpuMsmTest, PinnedBasesEqualDeviceResident) {
   }
 }
 
+// MsmConfig::scalar_index: bases paired with scalars of a longer vector through an index
+// (ascending with gaps, as a key's density; unordered with repeats), both scalar forms, bases
+// on the device and staged from pinned memory, against the CPU sum of the gathered scalars.
+TYPED_TEST_P(GpuMsmTest, ScalarIndex) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-index-") + Curve::kName);
+  Check<Curve> check("msm with a scalar index");
+  const size_t total = 5000;
+  for (size_t m : {size_t(1), size_t(1000), size_t(3001)}) {
+    const auto bases = make_bases<Curve>(m, rng, true);
+    std::vector<uint32_t> ascending(total);
+    for (size_t i = 0; i < total; ++i) ascending[i] = uint32_t(i);
+    std::shuffle(ascending.begin(), ascending.end(), rng);
+    ascending.resize(m);
+    std::sort(ascending.begin(), ascending.end());
+    std::vector<uint32_t> unordered(m);
+    for (auto& j : unordered) j = uint32_t(rng() % total);
+    for (Shape shape : {Shape::kRandom, Shape::kMixed}) {
+      const auto scalars = make_scalars<Fr>(total, shape, rng);
+      for (const auto* index : {&ascending, &unordered}) {
+        std::vector<Fr> gathered(m);
+        for (size_t i = 0; i < m; ++i) gathered[i] = scalars[(*index)[i]];
+        const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(gathered));
+        const std::string label = std::string(shape_name(shape)) + " m=" + std::to_string(m) +
+                                  (index == &ascending ? " ascending" : " unordered");
+        check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, {}, index), label);
+        gm::MsmConfig canonical;
+        canonical.scalars = gm::ScalarForm::kCanonical;
+        check.expect(expected,
+                     gpu_run<Curve>(Op::kMsm, bases, as_canonical_words(scalars), canonical, index),
+                     "canonical " + label);
+        gm::MsmConfig pinned;
+        pinned.bases = gm::Location::kPinnedHost;
+        pinned.chunk_points = 777;
+        check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, pinned, index),
+                     "pinned " + label);
+      }
+    }
+  }
+}
+
 // msm_shifted: the table (sampled rows against doublings on the CPU) and the MSM against the CPU
 // reference, at the tuned window and at narrow ones (many windows, several sort passes).
 TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
@@ -560,11 +611,17 @@ TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
   EXPECT_THROW(gm::msm_shifted<Curve>({bases, 10, 16}, scalars, nullptr, {}, {}), cuzk::Error);
   EXPECT_THROW(gm::msm_shifted<Curve>({small_table, 10, 16}, ten, nullptr, {}, config),
                cuzk::Error);
+  // A scalar index is for msm alone.
+  gm::MsmConfig indexed;
+  const uint32_t index[1] = {0};
+  indexed.scalar_index = index;
+  EXPECT_THROW(gm::msm_with_classification<Curve>(bases, ten, nullptr, {}, indexed), cuzk::Error);
+  EXPECT_THROW(gm::msm_shifted<Curve>({bases, 10, 16}, ten, nullptr, {}, indexed), cuzk::Error);
 }
 
 REGISTER_TYPED_TEST_SUITE_P(GpuMsmTest, RandomScalarsAtManySizes, ScalarShapes, CanonicalScalars,
                             WindowWidthsAndSortPasses, AccumulationVariants,
-                            PinnedBasesEqualDeviceResident, ShiftedBases, SumSelected,
+                            PinnedBasesEqualDeviceResident, ScalarIndex, ShiftedBases, SumSelected,
                             ClassifyScalars, BadArgumentsThrow);
 
 }  // namespace cuzk::gpu::test

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,24 +41,94 @@ class GpuKeyTest : public ::testing::Test {};
 using Curves = ::testing::Types<formats::Bn254, formats::Bls12_381>;
 TYPED_TEST_SUITE(GpuKeyTest, Curves);
 
+// The points a query keeps: all, or those of the density list's wires.
+template <class T>
+std::vector<T> kept(const std::vector<T>& points,
+                    const std::optional<std::vector<uint32_t>>& wires) {
+  if (!wires) return points;
+  std::vector<T> out;
+  for (uint32_t w : *wires) out.push_back(points[w]);
+  return out;
+}
+
+// The density rule on its own (host only): a wire leaves a query when its A point (both B
+// points) is at infinity, and a query is filtered only when a sixteenth of it or more goes.
+TYPED_TEST(GpuKeyTest, ZkeyDensityRule) {
+  using Curve = TypeParam;
+  using G1 = typename Curve::G1;
+  using G2 = typename Curve::G2;
+  const size_t n = 64;
+  formats::Groth16Zkey<Curve> key;
+  key.a.assign(n, G1::generator());
+  key.b1.assign(n, G1::generator());
+  key.b2.assign(n, G2::generator());
+  key.a[5] = key.a[9] = key.a[40] = G1::infinity();  // 3 < 64 / 16 = 4: kept whole
+  EXPECT_FALSE(zkey_density(key).a_wires.has_value());
+  key.a[63] = G1::infinity();  // 4: filtered
+  const auto a = zkey_density(key).a_wires;
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->size(), n - 4);
+  EXPECT_TRUE(std::is_sorted(a->begin(), a->end()));
+  for (uint32_t w : {5u, 9u, 40u, 63u}) EXPECT_FALSE(std::binary_search(a->begin(), a->end(), w));
+  // B: a wire stays while either of its points is finite.
+  for (size_t i = 0; i < 8; ++i) key.b1[i] = G1::infinity();
+  for (size_t i = 4; i < 12; ++i) key.b2[i] = G2::infinity();
+  const auto b = zkey_density(key).b_wires;
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->size(), n - 4);
+  EXPECT_EQ(b->front(), 0u);
+  EXPECT_FALSE(std::binary_search(b->begin(), b->end(), 4u));
+  EXPECT_FALSE(std::binary_search(b->begin(), b->end(), 7u));
+  EXPECT_TRUE(std::binary_search(b->begin(), b->end(), 8u));
+  // Every point at infinity: an empty list, not an unfiltered query.
+  key.a.assign(n, G1::infinity());
+  ASSERT_TRUE(zkey_density(key).a_wires.has_value());
+  EXPECT_TRUE(zkey_density(key).a_wires->empty());
+  const KeyFootprint f = footprint(key.header);
+  EXPECT_EQ(f.wire_list_bytes, 0u);
+}
+
 TYPED_TEST(GpuKeyTest, ZkeyQueriesReadBack) {
   CUZK_SKIP_WITHOUT_GPU();
   using Curve = TypeParam;
+  // A porep-shaped circuit leaves three quarters of its private wires out of B: their B points
+  // are at infinity and the upload drops them.
   const auto circuit =
       test::make_circuit<Curve>({circuits::Shape::kPorep, 1500, 3}, cuzk::test::seed());
   const auto key = groth16::setup(circuit.r1cs);
-  const KeyFootprint before = footprint(key.header);
-  EXPECT_EQ(before.bytes(), (key.a.size() + key.b1.size() + key.c.size() + key.h.size()) *
-                                    sizeof(typename Curve::G1) +
-                                key.b2.size() * sizeof(typename Curve::G2));
+  const KeyFootprint whole = footprint(key.header);
+  EXPECT_EQ(whole.bytes(), (key.a.size() + key.b1.size() + key.c.size() + key.h.size()) *
+                                   sizeof(typename Curve::G1) +
+                               key.b2.size() * sizeof(typename Curve::G2));
+  const ZkeyDensity density = zkey_density(key);
+  ASSERT_TRUE(density.b_wires.has_value()) << "a porep-shaped key's B query is filtered";
+  EXPECT_LT(density.b_wires->size(), key.b1.size() / 2);
+  for (size_t w = 0, k = 0; w < key.b1.size(); ++w) {  // what is dropped is at infinity
+    if (k < density.b_wires->size() && (*density.b_wires)[k] == w) {
+      ++k;
+    } else {
+      EXPECT_TRUE(key.b1[w].is_infinity() && key.b2[w].is_infinity()) << "wire " << w;
+    }
+  }
+  const KeyFootprint filtered = footprint(key);
+  EXPECT_LT(filtered.bytes(), whole.bytes());
+  const auto a_points = kept(key.a, density.a_wires);
+  const auto b1_points = kept(key.b1, density.b_wires);
+  const auto b2_points = kept(key.b2, density.b_wires);
+
   const auto device = DeviceProvingKey<Curve>::upload(key);
-  EXPECT_EQ(device.bytes(), before.bytes());
+  EXPECT_EQ(device.bytes(), filtered.bytes());
   EXPECT_EQ(device.convention(), KeyConvention::kSnarkjs);
-  expect_query("A", key.a, device.a());
-  expect_query("B1", key.b1, device.b1());
-  expect_query("B2", key.b2, device.b2());
+  EXPECT_EQ(device.footprint().a, a_points.size());
+  EXPECT_EQ(device.footprint().b2, b2_points.size());
+  expect_query("A", a_points, device.a());
+  expect_query("B1", b1_points, device.b1());
+  expect_query("B2", b2_points, device.b2());
   expect_query("C", key.c, device.c());
   expect_query("H", key.h, device.h());
+  EXPECT_TRUE(device.b_filtered());
+  EXPECT_EQ(read_back(device.b_wires(), density.b_wires->size()), *density.b_wires);
+  EXPECT_EQ(device.a_filtered(), density.a_wires.has_value());
   const auto& k = device.constants();
   EXPECT_TRUE(k.alpha1 == key.header.alpha1 && k.beta1 == key.header.beta1 &&
               k.delta1 == key.header.delta1 && k.beta2 == key.header.beta2 &&
@@ -64,20 +136,20 @@ TYPED_TEST(GpuKeyTest, ZkeyQueriesReadBack) {
   EXPECT_TRUE(k.vk == groth16::verifying_key_from_zkey(key));
 
   EXPECT_EQ(device.residency(), KeyResidency::kDevice);
-  EXPECT_EQ(device.device_bytes(), before.bytes());
+  EXPECT_EQ(device.device_bytes(), filtered.bytes());
 
-  // Streamed: the same points in pinned host memory, no VRAM.
+  // Streamed: the same points in pinned host memory; only the wire lists take VRAM.
   const auto streamed = DeviceProvingKey<Curve>::upload(key, KeyResidency::kStreamed);
   EXPECT_EQ(streamed.residency(), KeyResidency::kStreamed);
-  EXPECT_EQ(streamed.device_bytes(), 0u);
-  EXPECT_EQ(streamed.bytes(), before.bytes());
+  EXPECT_EQ(streamed.device_bytes(), filtered.wire_list_bytes);
+  EXPECT_EQ(streamed.bytes(), filtered.bytes());
   const auto same_bytes = [](const auto& expected, const auto* pinned) {
     return std::memcmp(expected.data(), pinned, expected.size() * sizeof(expected[0])) == 0;
   };
-  EXPECT_TRUE(same_bytes(key.a, streamed.a()) && same_bytes(key.b1, streamed.b1()) &&
-              same_bytes(key.b2, streamed.b2()) && same_bytes(key.c, streamed.c()) &&
+  EXPECT_TRUE(same_bytes(a_points, streamed.a()) && same_bytes(b1_points, streamed.b1()) &&
+              same_bytes(b2_points, streamed.b2()) && same_bytes(key.c, streamed.c()) &&
               same_bytes(key.h, streamed.h()))
-      << "a streamed key's queries are the key's points";
+      << "a streamed key's queries are the key's kept points";
   EXPECT_TRUE(streamed.constants().vk == groth16::verifying_key_from_zkey(key));
   auto broken = key;
   broken.h.pop_back();

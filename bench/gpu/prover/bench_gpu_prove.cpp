@@ -184,7 +184,9 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
   std::optional<gpu::prover::DeviceProvingKey<Curve>> device_key_slot;
   std::optional<gpu::prover::PinnedWitness<Fr>> witness_slot;
   formats::R1csHeader header;
-  size_t a_wires = 0, b_wires = 0;  // bellman: the densities' lengths
+  // The circuit's A and B densities: a real key's points at infinity (zkey) or the lengths of
+  // its a and b queries (params).
+  std::vector<uint32_t> a_wires, b_wires;
   {
     circuits::SyntheticSpec spec;
     spec.shape = circuits::Shape::kPorep;
@@ -196,10 +198,15 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
     t = Clock::now();
     {
       // zkey: A (with binding rows) and B; c = a∘b. params: A, B and C, and the densities.
+      // (A .zkey source has no density lists: its key's points at infinity say the same.)
       auto host = gpu::prover::host_circuit_from_r1cs(circuit.r1cs);
-      if (!bellman) host.c.reset();
-      a_wires = host.a_wires.size();
-      b_wires = host.b_wires.size();
+      a_wires = host.a_wires;
+      b_wires = host.b_wires;
+      if (!bellman) {
+        host.c.reset();
+        host.a_wires.clear();
+        host.b_wires.clear();
+      }
       device_circuit_slot.emplace(gpu::prover::DeviceCircuit<Fr>::upload(host));
     }
     witness_slot.emplace(circuit.witness.size());
@@ -207,14 +214,14 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
     header = circuit.r1cs.header;
   }
   if (!bellman) {
-    const auto key = bench::random_zkey<Curve>(header, rng);
+    const auto key = bench::random_zkey<Curve>(header, rng, &a_wires, &b_wires);
     std::printf("2^%u: random key in %.0f ms\n", log_n, ms_since(t));
     device_key_slot.emplace(gpu::prover::DeviceProvingKey<Curve>::upload(key, residency));
   } else if constexpr (std::is_same_v<Curve, formats::Bls12_381>) {
-    const auto params =
-        bench::random_params(header.n_wires, header.n_public(), n, a_wires, b_wires, rng);
+    const auto params = bench::random_params(header.n_wires, header.n_public(), n, a_wires.size(),
+                                             b_wires.size(), rng);
     std::printf("2^%u: random .params in %.0f ms (A %zu, B %zu of %u wires)\n", log_n, ms_since(t),
-                a_wires, b_wires, header.n_wires);
+                a_wires.size(), b_wires.size(), header.n_wires);
     device_key_slot.emplace(gpu::prover::DeviceProvingKey<Curve>::upload(params, residency));
   }
   const auto& device_circuit = *device_circuit_slot;

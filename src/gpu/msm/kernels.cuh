@@ -3,7 +3,8 @@
 // wrapper around the per-thread work of thread_work.hpp, which a host test runs too.
 //
 // Pipeline of one MSM (msm_impl.cuh enqueues it):
-//   to_canonical     Montgomery scalars → integers (skipped for canonical input)
+//   to_canonical     Montgomery scalars → integers, gathered through MsmConfig::scalar_index
+//                    (skipped for canonical input without an index)
 //   digits           per (scalar, window of the pass): sort key and value (digits.hpp)
 //   CUB radix sort   by key: each bucket's entries become one contiguous run
 //   count_nonzero    where the zero digits (sentinel keys) begin
@@ -41,10 +42,15 @@ inline unsigned blocks_for(size_t threads) {
 
 __device__ inline size_t thread_index() { return size_t(blockIdx.x) * blockDim.x + threadIdx.x; }
 
+// out[i] = the integer of scalar index[i] (i without an index), from Montgomery form or
+// copied from canonical input.
 template <class Fr>
-__global__ void to_canonical(const Fr* in, typename Fr::Int* out, size_t n) {
+__global__ void to_canonical(const Fr* in, const uint32_t* index, bool montgomery,
+                             typename Fr::Int* out, size_t n) {
   const size_t i = thread_index();
-  if (i < n) out[i] = in[i].to_int();
+  if (i >= n) return;
+  const size_t j = index != nullptr ? index[i] : i;
+  out[i] = montgomery ? in[j].to_int() : reinterpret_cast<const typename Fr::Int*>(in)[j];
 }
 
 template <class Point>

@@ -65,6 +65,13 @@ struct MsmConfig {
   size_t accumulate_threads = 0;
   unsigned accumulate_min_blocks = 0;
   SumStorage accumulate_sums = kDefaultSumStorage;
+  // msm only (device memory, one entry per base): base i pairs with scalars[scalar_index[i]],
+  // so the scalars may be a longer vector read sparsely, as a proving key that leaves out the
+  // points at infinity pairs its remaining points with the witness. Every entry must be less
+  // than scalars.size(); the device does not check. The scalars are gathered into the
+  // workspace first, which then needs the Montgomery form's room (msm_workspace_bytes with
+  // this field set).
+  const uint32_t* scalar_index = nullptr;
   // Tuning sweeps: partial sums each combining thread adds per level (0: kPartialsPerThread).
   size_t partials_per_thread = 0;
 };
@@ -77,7 +84,8 @@ template <class Curve>
 size_t msm_workspace_bytes(size_t n, const MsmConfig& config);
 
 // `scalars` holds n elements of Curve::Scalar (read per config.scalars); bases and scalars
-// have the same length. *result (device) receives the sum.
+// have the same length, unless config.scalar_index pairs base i with scalars[scalar_index[i]].
+// *result (device) receives the sum.
 template <class Curve>
 void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curve::Scalar> scalars,
          ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config);

@@ -115,7 +115,8 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0) {
   s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
   LayoutBuilder builder;
   s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan),
-                        config.scalars == ScalarForm::kMontgomery, pinned, builder);
+                        config.scalars == ScalarForm::kMontgomery || config.scalar_index != nullptr,
+                        pinned, builder);
   return s;
 }
 
@@ -207,9 +208,11 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   }
 
   const uint64_t* canonical = reinterpret_cast<const uint64_t*>(scalars);
-  if (config.scalars == ScalarForm::kMontgomery) {
+  const bool montgomery = config.scalars == ScalarForm::kMontgomery;
+  if (montgomery || config.scalar_index != nullptr) {
     auto* out = carve<typename Fr::Int>(workspace, l.canonical);
-    kernels::to_canonical<Fr><<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(scalars, out, n);
+    kernels::to_canonical<Fr><<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(
+        scalars, config.scalar_index, montgomery, out, n);
     CUZK_CHECK_LAUNCH();
     canonical = reinterpret_cast<const uint64_t*>(out);
   }
@@ -401,7 +404,7 @@ size_t msm_workspace_bytes(size_t n, const MsmConfig& config) {
 template <class Curve>
 void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curve::Scalar> scalars,
          ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config) {
-  if (bases.size() != scalars.size()) {
+  if (config.scalar_index == nullptr && bases.size() != scalars.size()) {
     CUZK_INVALID_INPUT("gpu msm: " + std::to_string(bases.size()) + " bases but " +
                        std::to_string(scalars.size()) + " scalars");
   }
@@ -465,6 +468,9 @@ void msm_shifted(const ShiftedBases<Curve>& bases, std::span<const typename Curv
   if (bases.n != scalars.size()) {
     CUZK_INVALID_INPUT("gpu msm_shifted: a table of " + std::to_string(bases.n) + " bases but " +
                        std::to_string(scalars.size()) + " scalars");
+  }
+  if (config.scalar_index != nullptr) {
+    CUZK_INVALID_INPUT("gpu msm_shifted: a scalar index is for msm only");
   }
   if (config.bases != Location::kDevice) {
     CUZK_INVALID_INPUT("gpu msm_shifted: the table must be resident on the device");
@@ -551,6 +557,9 @@ void msm_with_classification(std::span<const ec::Affine<Curve>> bases,
   if (scalars.size() != n) {
     CUZK_INVALID_INPUT("gpu msm_with_classification: " + std::to_string(n) + " bases but " +
                        std::to_string(scalars.size()) + " scalars");
+  }
+  if (config.scalar_index != nullptr) {
+    CUZK_INVALID_INPUT("gpu msm_with_classification: a scalar index is for msm only");
   }
   if (config.bases != Location::kDevice) {
     CUZK_INVALID_INPUT("gpu msm_with_classification: bases must be resident on the device");

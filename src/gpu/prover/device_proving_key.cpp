@@ -35,6 +35,64 @@ KeyFootprint footprint(const formats::Groth16Header<Curve>& header) {
   return f;
 }
 
+template <class Curve>
+ZkeyDensity zkey_density(const formats::Groth16Zkey<Curve>& key) {
+  const size_t n = key.a.size();
+  std::vector<uint32_t> a, b;
+  for (size_t i = 0; i < n; ++i) {
+    if (!key.a[i].is_infinity()) a.push_back(uint32_t(i));
+    const bool b_kept = (i < key.b1.size() && !key.b1[i].is_infinity()) ||
+                        (i < key.b2.size() && !key.b2[i].is_infinity());
+    if (b_kept) b.push_back(uint32_t(i));
+  }
+  const auto worth_it = [](size_t kept, size_t all) {
+    const size_t dropped = all - kept;
+    return dropped > 0 && dropped >= all / 16;
+  };
+  ZkeyDensity d;
+  if (worth_it(a.size(), n)) d.a_wires = std::move(a);
+  if (key.b1.size() == n && key.b2.size() == n && worth_it(b.size(), n)) d.b_wires = std::move(b);
+  return d;
+}
+
+namespace {
+
+KeyFootprint filtered(KeyFootprint f, const ZkeyDensity& d) {
+  if (d.a_wires) {
+    f.a = d.a_wires->size();
+    f.wire_list_bytes += f.a * sizeof(uint32_t);
+  }
+  if (d.b_wires) {
+    f.b1 = f.b2 = d.b_wires->size();
+    f.wire_list_bytes += f.b1 * sizeof(uint32_t);
+  }
+  return f;
+}
+
+// points[wires[k]] for every k.
+template <class T>
+std::vector<T> gathered(const std::vector<T>& points, const std::vector<uint32_t>& wires) {
+  std::vector<T> out(wires.size());
+  for (size_t k = 0; k < wires.size(); ++k) out[k] = points[wires[k]];
+  return out;
+}
+
+DeviceBuffer<uint32_t> upload_list(const std::vector<uint32_t>& wires) {
+  auto buffer = DeviceBuffer<uint32_t>::allocate_blocking(wires.size());
+  if (!wires.empty()) {
+    CUDA_CHECK(cudaMemcpy(buffer.data(), wires.data(), wires.size() * sizeof(uint32_t),
+                          cudaMemcpyHostToDevice));
+  }
+  return buffer;
+}
+
+}  // namespace
+
+template <class Curve>
+KeyFootprint footprint(const formats::Groth16Zkey<Curve>& key) {
+  return filtered(footprint(key.header), zkey_density(key));
+}
+
 KeyFootprint footprint(const formats::BellmanParams& params) {
   KeyFootprint f;
   f.a = params.a.size();
@@ -80,9 +138,24 @@ DeviceProvingKey<Curve> DeviceProvingKey<Curve>::upload(const formats::Groth16Zk
   const auto& h = key.header;
   k.constants_ = {h.alpha1, h.beta1,  h.delta1,
                   h.beta2,  h.delta2, groth16::verifying_key_from_zkey(key)};
-  k.a_ = place(key.a, residency);
-  k.b1_ = place(key.b1, residency);
-  k.b2_ = place(key.b2, residency);
+  const ZkeyDensity density = zkey_density(key);
+  k.footprint_ = filtered(k.footprint_, density);
+  if (density.a_wires) {
+    k.a_filtered_ = true;
+    k.a_wires_ = upload_list(*density.a_wires);
+    k.a_ = place(gathered(key.a, *density.a_wires), residency);
+  } else {
+    k.a_ = place(key.a, residency);
+  }
+  if (density.b_wires) {
+    k.b_filtered_ = true;
+    k.b_wires_ = upload_list(*density.b_wires);
+    k.b1_ = place(gathered(key.b1, *density.b_wires), residency);
+    k.b2_ = place(gathered(key.b2, *density.b_wires), residency);
+  } else {
+    k.b1_ = place(key.b1, residency);
+    k.b2_ = place(key.b2, residency);
+  }
   k.c_ = place(key.c, residency);
   k.h_ = place(key.h, residency);
   return k;
@@ -115,6 +188,12 @@ DeviceProvingKey<Curve> DeviceProvingKey<Curve>::upload(const formats::BellmanPa
 template KeyFootprint footprint<formats::Bn254>(const formats::Groth16Header<formats::Bn254>&);
 template KeyFootprint footprint<formats::Bls12_381>(
     const formats::Groth16Header<formats::Bls12_381>&);
+template KeyFootprint footprint<formats::Bn254>(const formats::Groth16Zkey<formats::Bn254>&);
+template KeyFootprint footprint<formats::Bls12_381>(
+    const formats::Groth16Zkey<formats::Bls12_381>&);
+template ZkeyDensity zkey_density<formats::Bn254>(const formats::Groth16Zkey<formats::Bn254>&);
+template ZkeyDensity zkey_density<formats::Bls12_381>(
+    const formats::Groth16Zkey<formats::Bls12_381>&);
 template class DeviceProvingKey<formats::Bn254>;
 template class DeviceProvingKey<formats::Bls12_381>;
 

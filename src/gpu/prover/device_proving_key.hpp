@@ -10,7 +10,12 @@
 //   h      n odd-coset Lagrange points                h: n − 1 coefficient-basis points
 // Points keep the host layout (ec::Affine, Montgomery coordinates), which is the device layout
 // byte for byte (src/gpu/README.md). The bellman a/b queries are density-filtered: the MSM
-// must take the scalars of the listed wires only (groth16/bellman.hpp).
+// must take the scalars of the listed wires only (groth16/bellman.hpp). A .zkey's a and b
+// queries are filtered the same way at upload when enough of their points are at infinity
+// (zkey_density below): a snarkjs key holds the point at infinity for every wire whose
+// polynomial is zero (a porep-shaped circuit's B leaves out three quarters of its wires), and
+// an MSM over those points adds nothing at full cost. The kept wires' list then stays in VRAM
+// and the MSM reads the witness through it (msm::MsmConfig::scalar_index).
 //
 // Residency: kDevice puts the queries in VRAM (blocking cudaMalloc + copies); kStreamed keeps
 // them in pinned host memory, and every MSM of a partition streams its bases in chunks through
@@ -26,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "formats/params.hpp"
@@ -42,12 +48,29 @@ enum class KeyResidency { kDevice, kStreamed };
 struct KeyFootprint {
   size_t a = 0, b1 = 0, b2 = 0, c = 0, h = 0;  // points per query
   size_t g1_bytes = 0, g2_bytes = 0;           // bytes per point
+  size_t wire_list_bytes = 0;                  // a .zkey's density lists (always in VRAM)
 
-  size_t bytes() const { return (a + b1 + c + h) * g1_bytes + b2 * g2_bytes; }
+  size_t points_bytes() const { return (a + b1 + c + h) * g1_bytes + b2 * g2_bytes; }
+  size_t bytes() const { return points_bytes() + wire_list_bytes; }
 };
 
+// A .zkey's footprint from its header alone: every point kept (an upper bound).
 template <class Curve>
 KeyFootprint footprint(const formats::Groth16Header<Curve>& header);
+
+// The wires whose points a .zkey's a and b queries keep once uploaded: a wire is left out when
+// its A point (resp. both B points) is at infinity. A query is filtered only when that leaves
+// out at least one sixteenth of its points (below that the list's 4 bytes per wire and the
+// scalar gather cost about what they save); an unfiltered query's optional is empty.
+struct ZkeyDensity {
+  std::optional<std::vector<uint32_t>> a_wires, b_wires;
+};
+template <class Curve>
+ZkeyDensity zkey_density(const formats::Groth16Zkey<Curve>& key);
+
+// The footprint of the key as uploaded (density applied); scans the points.
+template <class Curve>
+KeyFootprint footprint(const formats::Groth16Zkey<Curve>& key);
 KeyFootprint footprint(const formats::BellmanParams& params);
 
 // What the host combines after the MSMs (the epilogue) and checks the proof against.
@@ -77,8 +100,10 @@ class DeviceProvingKey {
   KeyConvention convention() const { return convention_; }
   KeyResidency residency() const { return residency_; }
   const KeyFootprint& footprint() const { return footprint_; }
-  size_t bytes() const { return footprint_.bytes(); }  // the points, wherever they live
-  size_t device_bytes() const { return residency_ == KeyResidency::kDevice ? bytes() : 0; }
+  size_t bytes() const { return footprint_.bytes(); }  // points (wherever they live) and lists
+  size_t device_bytes() const {
+    return residency_ == KeyResidency::kDevice ? bytes() : footprint_.wire_list_bytes;
+  }
   const KeyConstants<Curve>& constants() const { return constants_; }
 
   // Arrays of footprint().a, .b1, ... points: device memory (kDevice) or pinned host memory
@@ -88,6 +113,12 @@ class DeviceProvingKey {
   const G2* b2() const { return b2_.data(); }
   const G1* c() const { return c_.data(); }  // C (zkey) or L (params)
   const G1* h() const { return h_.data(); }
+  // A .zkey's density lists (device memory; zkey_density): footprint().a (resp. b1) wire
+  // indices when that query was filtered, else nullptr (its points are every wire's).
+  const uint32_t* a_wires() const { return a_filtered_ ? a_wires_.data() : nullptr; }
+  const uint32_t* b_wires() const { return b_filtered_ ? b_wires_.data() : nullptr; }
+  bool a_filtered() const { return a_filtered_; }
+  bool b_filtered() const { return b_filtered_; }
 
  private:
   // One query's points in device or pinned host memory.
@@ -106,6 +137,8 @@ class DeviceProvingKey {
   KeyConstants<Curve> constants_;
   Query<G1> a_, b1_, c_, h_;
   Query<G2> b2_;
+  bool a_filtered_ = false, b_filtered_ = false;
+  DeviceBuffer<uint32_t> a_wires_, b_wires_;
 };
 
 }  // namespace cuzk::gpu::prover

@@ -43,11 +43,12 @@ size_t msm_workspace_for(const PartitionShape& s) {
   using G2C = groth16::G2CurveOf<Curve>;
   msm::MsmConfig config = msm_config_for(s);
   const auto bytes_of = [&]<class C>(size_t n) { return msm::msm_workspace_bytes<C>(n, config); };
-  config.scalars = msm::ScalarForm::kCanonical;
+  // Sized as for Montgomery scalars throughout: the canonical witness needs no conversion, but a
+  // filtered .zkey query gathers it into the same room (msm::MsmConfig::scalar_index).
+  config.scalars = msm::ScalarForm::kMontgomery;
   size_t bytes = std::max(bytes_of.template operator()<G1C>(s.n_vars),
                           bytes_of.template operator()<G1C>(s.n_private));
   bytes = std::max(bytes, bytes_of.template operator()<G2C>(s.n_vars));
-  config.scalars = msm::ScalarForm::kMontgomery;
   return std::max(bytes, bytes_of.template operator()<G1C>(s.domain));
 }
 
@@ -170,12 +171,15 @@ void check_partition(const DeviceCircuit<typename Curve::Fr>& circuit,
         "gpu prove: a .zkey key takes the matrices of its coefficient section, a bellman .params "
         "key those of the .r1cs (with C); the circuit and key given are one of each");
   }
-  const size_t a_count = bellman ? circuit.a_wires().size() : n_vars;
-  const size_t b_count = bellman ? circuit.b_wires().size() : n_vars;
+  // A .zkey's a and b queries may be filtered by their own density lists (any length up to
+  // n_vars; the key made the lists and the points together).
+  const size_t a_count = bellman ? circuit.a_wires().size() : key.a_filtered() ? f.a : n_vars;
+  const size_t b_count = bellman ? circuit.b_wires().size() : key.b_filtered() ? f.b1 : n_vars;
   const size_t h_count = bellman ? n - 1 : n;
   const auto convention = bellman ? ntt::Convention::kBellman : ntt::Convention::kSnarkjs;
-  if (f.a != a_count || f.b1 != b_count || f.b2 != b_count || f.c != n_vars - n_public - 1 ||
-      f.h != h_count || domain.size() != n || domain.convention() != convention) {
+  if (f.a != a_count || f.b1 != b_count || f.b2 != b_count || a_count > n_vars ||
+      b_count > n_vars || f.c != n_vars - n_public - 1 || f.h != h_count || domain.size() != n ||
+      domain.convention() != convention) {
     CUZK_INVALID_INPUT("gpu prove: the key (" + std::to_string(f.a) + " A points, H of " +
                        std::to_string(f.h) + "), the circuit (" + std::to_string(n_vars) +
                        " wires, domain " + std::to_string(n) + ") and the NTT domain (" +
@@ -266,11 +270,20 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   // (bench/results/2026-11-29_h200_e593945_msm.json: porep G1 2^26 153.6 against 165.2 ms,
   // G2 2^24 179.0 against 195.0). A streamed key's bases are staged chunk by chunk.
   const auto run_msm = [&]<class C>(std::span<const ec::Affine<C>> bases,
-                                    std::span<const Fr> scalars, ec::Jacobian<C>* result) {
-    msm::msm<C>(bases, scalars, result, workspace, config);
+                                    std::span<const Fr> scalars, ec::Jacobian<C>* result,
+                                    const uint32_t* scalar_index = nullptr) {
+    msm::MsmConfig c = config;
+    c.scalar_index = scalar_index;
+    msm::msm<C>(bases, scalars, result, workspace, c);
   };
   const std::span<const Fr> w(buffers.witness(), n_vars);
   std::span<const Fr> a_scalars = w, b_scalars = w;
+  // A filtered .zkey query reads the witness through its density list; an empty one has no
+  // points and takes no scalars.
+  const uint32_t* a_index = key.a_filtered() && a_count > 0 ? key.a_wires() : nullptr;
+  const uint32_t* b_index = key.b_filtered() && b_count > 0 ? key.b_wires() : nullptr;
+  if (key.a_filtered() && a_count == 0) a_scalars = {};
+  if (key.b_filtered() && b_count == 0) b_scalars = {};
   if (bellman) {  // the values of the density lists' wires (still canonical)
     gather(circuit.a_wires().data(), a_count, buffers.witness(), buffers.a_scalars(), stream);
     gather(circuit.b_wires().data(), b_count, buffers.witness(), buffers.b_scalars(), stream);
@@ -278,11 +291,11 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
     b_scalars = {buffers.b_scalars(), b_count};
   }
   G1J* g1 = buffers.g1_results();
-  run_msm.template operator()<G1C>({key.a(), a_count}, a_scalars, g1 + 0);
+  run_msm.template operator()<G1C>({key.a(), a_count}, a_scalars, g1 + 0, a_index);
   marks[4].record(stream);
-  run_msm.template operator()<G1C>({key.b1(), b_count}, b_scalars, g1 + 1);
+  run_msm.template operator()<G1C>({key.b1(), b_count}, b_scalars, g1 + 1, b_index);
   marks[5].record(stream);
-  run_msm.template operator()<G2C>({key.b2(), b_count}, b_scalars, buffers.g2_result());
+  run_msm.template operator()<G2C>({key.b2(), b_count}, b_scalars, buffers.g2_result(), b_index);
   marks[6].record(stream);
   run_msm.template operator()<G1C>({key.c(), f.c}, w.subspan(n_public + 1), g1 + 2);
   marks[7].record(stream);

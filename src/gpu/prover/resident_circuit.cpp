@@ -23,7 +23,7 @@ unsigned log2_of_domain(size_t n) {
 
 template <class Curve>
 KeyFootprint footprint_of(const formats::Groth16Zkey<Curve>& zkey) {
-  return footprint(zkey.header);
+  return footprint(zkey);
 }
 KeyFootprint footprint_of(const formats::BellmanParams& params) { return footprint(params); }
 
