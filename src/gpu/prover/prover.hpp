@@ -10,7 +10,8 @@
 //   MSMs       A, B1, C/L, H on G1 and B2 on G2, signed-digit Pippenger (gpu/msm/msm.hpp:
 //              zero digits skipped, porep's ones spread over many threads); witness scalars
 //              are read canonical, the H scalars Montgomery. A bellman key's A and B queries cover
-//              the wires of non-zero polynomials only: their scalars are gathered first
+//              the wires of non-zero polynomials only: their scalars are gathered first; a
+//              .zkey's filtered queries (zkey_density) read theirs through the key's lists
 //   epilogue   on the host, the CPU provers' own (groth16/epilogue.hpp)
 //   verify     optionally, the proof against the key's verifying key on the CPU (pairings,
 //              ~ms; off the GPU's critical path but on this call's)
