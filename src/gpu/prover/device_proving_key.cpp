@@ -2,6 +2,7 @@
 
 #include "gpu/prover/device_proving_key.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <span>
 #include <string>
@@ -69,14 +70,6 @@ KeyFootprint filtered(KeyFootprint f, const ZkeyDensity& d) {
   return f;
 }
 
-// points[wires[k]] for every k.
-template <class T>
-std::vector<T> gathered(const std::vector<T>& points, const std::vector<uint32_t>& wires) {
-  std::vector<T> out(wires.size());
-  for (size_t k = 0; k < wires.size(); ++k) out[k] = points[wires[k]];
-  return out;
-}
-
 DeviceBuffer<uint32_t> upload_list(const std::vector<uint32_t>& wires) {
   auto buffer = DeviceBuffer<uint32_t>::allocate_blocking(wires.size());
   if (!wires.empty()) {
@@ -108,17 +101,34 @@ KeyFootprint footprint(const formats::BellmanParams& params) {
 template <class Curve>
 template <class T>
 typename DeviceProvingKey<Curve>::template Query<T> DeviceProvingKey<Curve>::place(
-    const std::vector<T>& points, KeyResidency residency) {
+    const std::vector<T>& points, KeyResidency residency, const std::vector<uint32_t>* wires) {
   Query<T> q;
-  const size_t bytes = points.size() * sizeof(T);
+  const size_t count = wires != nullptr ? wires->size() : points.size();
   if (residency == KeyResidency::kDevice) {
-    q.device = DeviceBuffer<T>::allocate_blocking(points.size());
-    if (bytes != 0) {
-      CUDA_CHECK(cudaMemcpy(q.device.data(), points.data(), bytes, cudaMemcpyHostToDevice));
+    q.device = DeviceBuffer<T>::allocate_blocking(count);
+    if (wires == nullptr) {
+      if (count != 0) {
+        CUDA_CHECK(
+            cudaMemcpy(q.device.data(), points.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+      }
+      return q;
+    }
+    // The kept points gathered a chunk at a time: no host copy of the whole query.
+    constexpr size_t kChunk = size_t(1) << 20;
+    std::vector<T> chunk(std::min(count, kChunk));
+    for (size_t first = 0; first < count; first += kChunk) {
+      const size_t size = std::min(kChunk, count - first);
+      for (size_t k = 0; k < size; ++k) chunk[k] = points[(*wires)[first + k]];
+      CUDA_CHECK(cudaMemcpy(q.device.data() + first, chunk.data(), size * sizeof(T),
+                            cudaMemcpyHostToDevice));
     }
   } else {
-    q.pinned = PinnedBuffer<T>(points.size());
-    if (bytes != 0) std::memcpy(q.pinned.data(), points.data(), bytes);
+    q.pinned = PinnedBuffer<T>(count);
+    if (wires == nullptr) {
+      if (count != 0) std::memcpy(q.pinned.data(), points.data(), count * sizeof(T));
+    } else {
+      for (size_t k = 0; k < count; ++k) q.pinned.data()[k] = points[(*wires)[k]];
+    }
   }
   return q;
 }
@@ -140,22 +150,15 @@ DeviceProvingKey<Curve> DeviceProvingKey<Curve>::upload(const formats::Groth16Zk
                   h.beta2,  h.delta2, groth16::verifying_key_from_zkey(key)};
   const ZkeyDensity density = zkey_density(key);
   k.footprint_ = filtered(k.footprint_, density);
-  if (density.a_wires) {
-    k.a_filtered_ = true;
-    k.a_wires_ = upload_list(*density.a_wires);
-    k.a_ = place(gathered(key.a, *density.a_wires), residency);
-  } else {
-    k.a_ = place(key.a, residency);
-  }
-  if (density.b_wires) {
-    k.b_filtered_ = true;
-    k.b_wires_ = upload_list(*density.b_wires);
-    k.b1_ = place(gathered(key.b1, *density.b_wires), residency);
-    k.b2_ = place(gathered(key.b2, *density.b_wires), residency);
-  } else {
-    k.b1_ = place(key.b1, residency);
-    k.b2_ = place(key.b2, residency);
-  }
+  const std::vector<uint32_t>* a_wires = density.a_wires ? &*density.a_wires : nullptr;
+  const std::vector<uint32_t>* b_wires = density.b_wires ? &*density.b_wires : nullptr;
+  k.a_filtered_ = a_wires != nullptr;
+  k.b_filtered_ = b_wires != nullptr;
+  if (a_wires != nullptr) k.a_wires_ = upload_list(*a_wires);
+  if (b_wires != nullptr) k.b_wires_ = upload_list(*b_wires);
+  k.a_ = place(key.a, residency, a_wires);
+  k.b1_ = place(key.b1, residency, b_wires);
+  k.b2_ = place(key.b2, residency, b_wires);
   k.c_ = place(key.c, residency);
   k.h_ = place(key.h, residency);
   return k;

@@ -128,8 +128,10 @@ class DeviceProvingKey {
     PinnedBuffer<T> pinned;
     const T* data() const { return device.data() != nullptr ? device.data() : pinned.data(); }
   };
+  // The points, or with `wires` only points[wires[k]] in that order.
   template <class T>
-  static Query<T> place(const std::vector<T>& points, KeyResidency residency);
+  static Query<T> place(const std::vector<T>& points, KeyResidency residency,
+                        const std::vector<uint32_t>* wires = nullptr);
 
   KeyConvention convention_ = KeyConvention::kSnarkjs;
   KeyResidency residency_ = KeyResidency::kDevice;
