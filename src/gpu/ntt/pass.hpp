@@ -41,6 +41,11 @@ struct PassArgs {
   const Fr* column_twiddles;  // ψ^i, i < 2^(column_table_log − 1)
   unsigned column_table_log;
   PowerTablePair<Fr> twiddles;  // powers of the root (ω or ω⁻¹), for the pass twiddle
+  // When the pass's sub-blocks fit the fine table (tables.hpp): its powers of ω^(2^fine_shift)
+  // (ω⁻¹ likewise), so that the twiddle of exponent e is one lookup, fine[e >> fine_shift],
+  // instead of a product of two; nullptr otherwise.
+  const Fr* fine_twiddles = nullptr;
+  unsigned fine_shift = 0;
   ScaleArgs<Fr> pre, post;
 };
 
@@ -92,7 +97,9 @@ CUZK_HD Fr apply_scale(const ScaleArgs<Fr>& s, Fr v, uint32_t position, unsigned
 template <class Fr>
 CUZK_HD Fr apply_twiddle(const PassArgs<Fr>& a, Fr v, const TileElement& t) {
   const uint32_t e = a.shape.twiddle_exponent(t);
-  return e == 0 ? v : v * table_power(a.twiddles, e);
+  if (e == 0) return v;
+  if (a.fine_twiddles != nullptr) return v * load_element(a.fine_twiddles + (e >> a.fine_shift));
+  return v * table_power(a.twiddles, e);
 }
 
 // Load phase: global element → shared slot.

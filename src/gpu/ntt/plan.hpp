@@ -17,8 +17,10 @@
 //
 // Cost per element and pass: K/2 − (1 − 2^−K) Montgomery products in the column butterflies
 // (the butterflies with twiddle 1 skip theirs) plus 2 for the twiddle (one to assemble it
-// from a two-level table, one to apply it). 2^27 = 9 + 9 + 9: 14.5 products per element, against
-// 13.5 for log2(n) radix-2 stages that would read the vector 27 times.
+// from a two-level table, one to apply it), or 1 when the pass's sub-blocks fit the fine
+// table of tables.hpp. 2^27 = 9 + 9 + 9: 13.5 products per element (the first pass's twiddle
+// two-level, the second's fine, the last none), as many as log2(n) radix-2 stages would take
+// reading the vector 27 times.
 
 #include <cstddef>
 #include <cstdint>
