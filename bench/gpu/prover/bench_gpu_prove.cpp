@@ -5,10 +5,11 @@
 //
 // --key-memory host keeps the key in pinned host memory, streamed into every MSM
 // (device_proving_key.hpp); the default is VRAM. --key-format: a snarkjs .zkey (the default:
-// A, B1, B2 points for every wire, H on the odd coset) or a bellman .params (BLS12-381 only;
-// Filecoin's format: A and B points only for the wires of the circuit's A and B densities, so
-// a porep partition's B MSMs cover the quarter of the wires that are in B; H in the coefficient
-// basis, one more transform).
+// A, B1, B2 points for every wire, at infinity where a real key of the circuit has them, which
+// the upload drops; H on the odd coset) or a bellman .params (BLS12-381 only; Filecoin's
+// format: A and B points only for the wires of the circuit's A and B densities, so a porep
+// partition's B MSMs cover the quarter of the wires that are in B; H in the coefficient basis,
+// one more transform).
 //
 // For each log size: a synthetic porep-shaped circuit filling the domain 2^LOG_N
 // (src/circuits), its matrices uploaded in compact form, a proving key, then one warm-up and
