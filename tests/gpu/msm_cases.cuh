@@ -412,60 +412,6 @@ TYPED_TEST_P(GpuMsmTest, ScalarIndex) {
   }
 }
 
-inline constexpr gm::SortMethod kSortMethods[] = {gm::SortMethod::kRadix,
-                                                  gm::SortMethod::kCounting};
-
-// Both sort methods (tuning.hpp SortMethod) through every path that orders digits: the scalar
-// shapes (all zeros, all ones, one value repeated: a single key holding every entry), narrow
-// and wide windows with one window per pass, msm_with_classification (entries past its
-// device-side count), a scalar index and pinned bases in chunks. The other tests run the
-// default method; msm_shifted runs both in ShiftedBases.
-TYPED_TEST_P(GpuMsmTest, SortMethods) {
-  CUZK_SKIP_WITHOUT_GPU();
-  using Curve = TypeParam;
-  using Fr = typename Curve::Scalar;
-  auto rng = cuzk::test::rng(std::string("gpu-msm-sorts-") + Curve::kName);
-  for (gm::SortMethod sort : kSortMethods) {
-    Check<Curve> check(std::string("msm, ") + gm::sort_method_name(sort) + " sort");
-    gm::MsmConfig config;
-    config.sort = sort;
-    const size_t n = 4097;
-    const auto bases = make_bases<Curve>(n, rng, true);
-    for (Shape shape : {Shape::kZero, Shape::kOne, Shape::kMixed, Shape::kEqual,
-                        Shape::kMostlyEqual, Shape::kNearModulus, Shape::kRandom}) {
-      const auto scalars = make_scalars<Fr>(n, shape, rng);
-      const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
-      const std::string label = shape_name(shape);
-      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config), label);
-      check.expect(expected, gpu_run<Curve>(Op::kClassified, bases, scalars, config),
-                   "classified " + label);
-      gm::MsmConfig pinned = config;
-      pinned.bases = gm::Location::kPinnedHost;
-      pinned.chunk_points = 777;
-      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, pinned), "pinned " + label);
-    }
-    const auto scalars = make_scalars<Fr>(n, Shape::kMixed, rng);
-    const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
-    for (unsigned c : {2u, 13u, 17u}) {
-      for (size_t per_pass : {size_t(0), size_t(1)}) {
-        gm::MsmConfig narrow = config;
-        narrow.window_bits = c;
-        narrow.sort_entries_per_pass = per_pass;
-        check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, narrow),
-                     "mixed c=" + std::to_string(c) + " per_pass=" + std::to_string(per_pass));
-      }
-    }
-    const size_t total = 3 * n;
-    const auto longer = make_scalars<Fr>(total, Shape::kMixed, rng);
-    std::vector<uint32_t> index(n);
-    for (auto& j : index) j = uint32_t(rng() % total);
-    std::vector<Fr> gathered(n);
-    for (size_t i = 0; i < n; ++i) gathered[i] = longer[index[i]];
-    check.expect(cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(gathered)),
-                 gpu_run<Curve>(Op::kMsm, bases, longer, config, &index), "scalar index");
-  }
-}
-
 // msm_shifted: the table (sampled rows against doublings on the CPU) and the MSM against the CPU
 // reference, at the tuned window and at narrow ones (many windows, several sort passes).
 TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
@@ -506,27 +452,24 @@ TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
       for (Shape shape : {Shape::kRandom, Shape::kMixed, Shape::kNearModulus, Shape::kOne}) {
         const auto scalars = make_scalars<Fr>(n, shape, rng);
         const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
-        for (size_t per_pass : {size_t(0), size_t(3) * n})
-          for (gm::SortMethod sort : kSortMethods) {
-            gm::MsmConfig config;
-            config.stream = stream;
-            config.sort_entries_per_pass = per_pass;
-            config.sort = sort;
-            auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
-            device_scalars.upload(scalars, stream);
-            auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
-            const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config);
-            auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
-            gm::msm_shifted<Curve>({{table.data(), rows * n}, n, c}, {device_scalars.data(), n},
-                                   result.data(), {workspace.data(), bytes}, config);
-            std::vector<ec::Jacobian<Curve>> out(1);
-            result.download(out, stream);
-            stream.synchronize();
-            check.expect(expected, out[0],
-                         std::string(shape_name(shape)) + " n=" + std::to_string(n) +
-                             " c=" + std::to_string(c) + " per_pass=" + std::to_string(per_pass) +
-                             " " + gm::sort_method_name(sort) + " sort");
-          }
+        for (size_t per_pass : {size_t(0), size_t(3) * n}) {
+          gm::MsmConfig config;
+          config.stream = stream;
+          config.sort_entries_per_pass = per_pass;
+          auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
+          device_scalars.upload(scalars, stream);
+          auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
+          const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config);
+          auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
+          gm::msm_shifted<Curve>({{table.data(), rows * n}, n, c}, {device_scalars.data(), n},
+                                 result.data(), {workspace.data(), bytes}, config);
+          std::vector<ec::Jacobian<Curve>> out(1);
+          result.download(out, stream);
+          stream.synchronize();
+          check.expect(expected, out[0],
+                       std::string(shape_name(shape)) + " n=" + std::to_string(n) +
+                           " c=" + std::to_string(c) + " per_pass=" + std::to_string(per_pass));
+        }
       }
     }
   }
@@ -678,7 +621,7 @@ TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
 
 REGISTER_TYPED_TEST_SUITE_P(GpuMsmTest, RandomScalarsAtManySizes, ScalarShapes, CanonicalScalars,
                             WindowWidthsAndSortPasses, AccumulationVariants,
-                            PinnedBasesEqualDeviceResident, ScalarIndex, SortMethods, ShiftedBases,
-                            SumSelected, ClassifyScalars, BadArgumentsThrow);
+                            PinnedBasesEqualDeviceResident, ScalarIndex, ShiftedBases, SumSelected,
+                            ClassifyScalars, BadArgumentsThrow);
 
 }  // namespace cuzk::gpu::test

@@ -130,30 +130,25 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
       EXPECT_EQ(plan.segments_per_window * plan.segment_buckets, plan.buckets_per_window);
       EXPECT_TRUE(plan.max_entries <= kSortEntriesPerPass || plan.windows_per_pass == 1);
       EXPECT_GE(plan.max_accumulate_threads * plan.entries_per_thread, plan.max_entries);
-      for (SortMethod sort : {SortMethod::kRadix, SortMethod::kCounting}) {
-        LayoutBuilder builder;
-        const MsmLayout l = layout_msm(plan, {96, 192}, sort, 12345, true, chunk != 0, builder);
-        std::vector<Region> regions = {
-            l.canonical,       l.keys[0],         l.keys[1],     l.values[0],   l.values[1],
-            l.nonzero,         l.key_counts,      l.key_offsets, l.sort_temp,   l.buckets,
-            l.partial_keys[0], l.partial_keys[1], l.partials[0], l.partials[1], l.segment_sums[0],
-            l.segment_sums[1], l.staging[0],      l.staging[1],  l.run_sums};
-        const bool radix = sort == SortMethod::kRadix;
-        EXPECT_EQ(l.keys[0].bytes, radix ? plan.max_entries * 4 : 0);  // the counting sort's input
-        EXPECT_EQ(l.key_counts.bytes, radix ? 0 : plan.key_slots() * 4);  // is the scalars
-        EXPECT_EQ(plan.merged_passes, plan.chunks > 1);
-        EXPECT_EQ(l.run_sums.bytes, plan.merged_passes ? plan.pass_buckets() * 192 : 0);
-        // Unused regions (no staging for resident bases) are empty and may sit anywhere.
-        std::erase_if(regions, [](const Region& r) { return r.bytes == 0; });
-        std::sort(regions.begin(), regions.end(),
-                  [](const Region& a, const Region& b) { return a.offset < b.offset; });
-        for (size_t i = 0; i < regions.size(); ++i) {
-          EXPECT_EQ(regions[i].offset % LayoutBuilder::kAlignment, 0u);
-          if (i + 1 < regions.size()) {
-            EXPECT_LE(regions[i].offset + regions[i].bytes, regions[i + 1].offset);
-          }
-          EXPECT_LE(regions[i].offset + regions[i].bytes, l.total);
+      LayoutBuilder builder;
+      const MsmLayout l = layout_msm(plan, {96, 192}, 12345, true, chunk != 0, builder);
+      std::vector<Region> regions = {
+          l.canonical,   l.keys[0],     l.keys[1],         l.values[0],       l.values[1],
+          l.nonzero,     l.sort_temp,   l.buckets,         l.partial_keys[0], l.partial_keys[1],
+          l.partials[0], l.partials[1], l.segment_sums[0], l.segment_sums[1], l.staging[0],
+          l.staging[1],  l.run_sums};
+      EXPECT_EQ(plan.merged_passes, plan.chunks > 1);
+      EXPECT_EQ(l.run_sums.bytes, plan.merged_passes ? plan.pass_buckets() * 192 : 0);
+      // Unused regions (no staging for resident bases) are empty and may sit anywhere.
+      std::erase_if(regions, [](const Region& r) { return r.bytes == 0; });
+      std::sort(regions.begin(), regions.end(),
+                [](const Region& a, const Region& b) { return a.offset < b.offset; });
+      for (size_t i = 0; i < regions.size(); ++i) {
+        EXPECT_EQ(regions[i].offset % LayoutBuilder::kAlignment, 0u);
+        if (i + 1 < regions.size()) {
+          EXPECT_LE(regions[i].offset + regions[i].bytes, regions[i + 1].offset);
         }
+        EXPECT_LE(regions[i].offset + regions[i].bytes, l.total);
       }
     }
   }
@@ -203,8 +198,7 @@ Fr shifted_value(const Fr& b, unsigned c, unsigned w) { return b * Fr::from_u64(
 // msm_shifted's (a table of shifted bases as shift_bases makes it, one shared bucket set).
 EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<Int>& scalars,
                             unsigned window_bits, size_t chunk_points, size_t sort_entries,
-                            bool shifted = false, size_t partials_per_thread = kPartialsPerThread,
-                            SortMethod sort = SortMethod::kRadix) {
+                            bool shifted = false, size_t partials_per_thread = kPartialsPerThread) {
   const size_t n = bases.size();
   const MsmPlan plan = plan_msm(n, 255,
                                 {.window_bits = window_bits,
@@ -236,50 +230,21 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
       const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window),
                              shifted ? n : 0};
       const size_t entries = plan.entries(size, layout.windows_in_pass);
-      std::vector<uint32_t> sorted_keys(entries), sorted_values(entries);
-      size_t nonzero = 0;
-      if (sort == SortMethod::kRadix) {
-        std::vector<uint32_t> keys(entries), values(entries);
-        for (size_t i = 0; i < size; ++i) {
-          work::digits(scalars[first].limb, 4, size, i, true, uint32_t(i), layout, first_window,
-                       keys.data(), values.data());
-        }
-        std::vector<size_t> order(entries);
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](size_t a, size_t b) { return keys[a] < keys[b]; });
-        for (size_t p = 0; p < entries; ++p) {
-          sorted_keys[p] = keys[order[p]];
-          sorted_values[p] = values[order[p]];
-        }
-        nonzero = work::first_at_least(sorted_keys.data(), entries, layout.sentinel());
-      } else {
-        // count_keys, the prefix sum and scatter_keys; the scatter visits the scalars from the
-        // last, as the device's atomics may order a bucket's entries any way.
-        std::vector<uint32_t> offsets(size_t(layout.sentinel()) + 1, 0);
-        uint32_t key = 0, value = 0;
-        for (size_t i = 0; i < size; ++i) {
-          for (unsigned w = 0; w < layout.windows_in_pass; ++w) {
-            if (work::digit_entry(scalars[first].limb, 4, uint32_t(i), layout, first_window, w, key,
-                                  value)) {
-              ++offsets[key];
-            }
-          }
-        }
-        EXPECT_EQ(offsets[layout.sentinel()], 0u);
-        std::exclusive_scan(offsets.begin(), offsets.end(), offsets.begin(), 0u);
-        nonzero = offsets[layout.sentinel()];
-        for (size_t i = size; i-- > 0;) {
-          for (unsigned w = 0; w < layout.windows_in_pass; ++w) {
-            if (work::digit_entry(scalars[first].limb, 4, uint32_t(i), layout, first_window, w, key,
-                                  value)) {
-              sorted_keys[offsets[key]] = key;
-              sorted_values[offsets[key]++] = value;
-            }
-          }
-        }
-        EXPECT_TRUE(std::is_sorted(sorted_keys.begin(), sorted_keys.begin() + nonzero));
+      std::vector<uint32_t> keys(entries), values(entries);
+      for (size_t i = 0; i < size; ++i) {
+        work::digits(scalars[first].limb, 4, size, i, true, uint32_t(i), layout, first_window,
+                     keys.data(), values.data());
       }
+      std::vector<size_t> order(entries);
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return keys[a] < keys[b]; });
+      std::vector<uint32_t> sorted_keys(entries), sorted_values(entries);
+      for (size_t p = 0; p < entries; ++p) {
+        sorted_keys[p] = keys[order[p]];
+        sorted_values[p] = values[order[p]];
+      }
+      const size_t nonzero = work::first_at_least(sorted_keys.data(), entries, layout.sentinel());
       const unsigned sink_window = plan.merged_passes ? 0 : first_window;
       size_t count = plan.accumulate_threads(entries);
       for (size_t t = 0; t < count; ++t) {
@@ -396,40 +361,38 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
       {"all equal shifted, combining 3 partials a thread", 20000, 0, 0, 30000, true, 3},
   };
   size_t mismatches = 0;
-  for (const SortMethod sort : {SortMethod::kRadix, SortMethod::kCounting})
-    for (const Case& c : cases) {
-      std::vector<FrBase> bases(c.n);
-      std::vector<Int> scalars(c.n);
-      const Int equal = Fr::random(rng).to_int();
-      for (size_t i = 0; i < c.n; ++i) {
-        bases[i] = {Fr::random(rng)};
-        if (c.shape.starts_with("all equal")) {
-          scalars[i] = equal;
-        } else if (c.shape.starts_with("0/1 mostly")) {
-          const unsigned roll = unsigned(rng() % 10);
-          scalars[i] = roll < 4 ? Int::from_u64(0) : roll < 8 ? Int::from_u64(1) : equal;
-        } else if (c.shape == "all zero") {
-          scalars[i] = Int::from_u64(0);
-        } else if (c.shape == "all one") {
-          scalars[i] = Int::from_u64(1);
-        } else if (c.shape.starts_with("near r")) {
-          scalars[i] = (-Fr::from_u64(1 + rng() % 1000)).to_int();
-        } else {
-          scalars[i] = Fr::random(rng).to_int();
-        }
-      }
-      const EmulationResult r = emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted,
-                                            c.partials_per_thread, sort);
-      const bool bad = r.bucket_mismatches != 0 || !r.total_ok;
-      mismatches += bad;
-      if (bad) {
-        ADD_FAILURE() << c.shape << " n = " << c.n << ", " << sort_method_name(sort)
-                      << " sort: " << r.bucket_mismatches
-                      << " buckets differ from their direct sums; total "
-                      << (r.total_ok ? "equal" : "differs");
+  for (const Case& c : cases) {
+    std::vector<FrBase> bases(c.n);
+    std::vector<Int> scalars(c.n);
+    const Int equal = Fr::random(rng).to_int();
+    for (size_t i = 0; i < c.n; ++i) {
+      bases[i] = {Fr::random(rng)};
+      if (c.shape.starts_with("all equal")) {
+        scalars[i] = equal;
+      } else if (c.shape.starts_with("0/1 mostly")) {
+        const unsigned roll = unsigned(rng() % 10);
+        scalars[i] = roll < 4 ? Int::from_u64(0) : roll < 8 ? Int::from_u64(1) : equal;
+      } else if (c.shape == "all zero") {
+        scalars[i] = Int::from_u64(0);
+      } else if (c.shape == "all one") {
+        scalars[i] = Int::from_u64(1);
+      } else if (c.shape.starts_with("near r")) {
+        scalars[i] = (-Fr::from_u64(1 + rng() % 1000)).to_int();
+      } else {
+        scalars[i] = Fr::random(rng).to_int();
       }
     }
-  report("host pipeline emulation (buckets and total), both sorts", 2 * cases.size(), mismatches);
+    const EmulationResult r =
+        emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted, c.partials_per_thread);
+    const bool bad = r.bucket_mismatches != 0 || !r.total_ok;
+    mismatches += bad;
+    if (bad) {
+      ADD_FAILURE() << c.shape << " n = " << c.n << ": " << r.bucket_mismatches
+                    << " buckets differ from their direct sums; total "
+                    << (r.total_ok ? "equal" : "differs");
+    }
+  }
+  report("host pipeline emulation (buckets and total)", cases.size(), mismatches);
 }
 
 TEST(GpuMsmHost, SelectionEmulationEqualsTheDirectSum) {

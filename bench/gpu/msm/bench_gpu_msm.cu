@@ -3,7 +3,7 @@
 //   bench_gpu_msm [--g1 20,22,24,26] [--g2 22,24] [--curves bls12_381,bn254]
 //                 [--shapes random,porep] [--runs 5] [--window c]
 //                 [--shifted 0,22,24 | --no-shifted] [--accumulate-threads t]
-//                 [--accumulate-min-blocks b] [--sort-entries-per-pass e] [--sort counting|radix]
+//                 [--accumulate-min-blocks b] [--sort-entries-per-pass e]
 //                 [--pinned-chunks 20,22,24] [--json out.json] [--commit abc1234] (default:
 //                 $CUZK_BENCH_COMMIT)
 //
@@ -64,7 +64,6 @@ struct Options {
   size_t sort_entries_per_pass = 0;     // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
   size_t partials_per_thread = 0;       // MsmConfig::partials_per_thread (0: tuning.hpp)
   gm::SumStorage accumulate_sums = gm::kDefaultSumStorage;  // MsmConfig::accumulate_sums
-  gm::SortMethod sort = gm::kDefaultSortMethod;              // MsmConfig::sort
   std::vector<unsigned> pinned_chunk_logs;  // streamed bases, chunks of 2^k points (0: default)
 };
 
@@ -77,7 +76,6 @@ gm::MsmConfig tuned_config(const Options& options, cudaStream_t stream) {
   config.sort_entries_per_pass = options.sort_entries_per_pass;
   config.partials_per_thread = options.partials_per_thread;
   config.accumulate_sums = options.accumulate_sums;
-  config.sort = options.sort;
   return config;
 }
 
@@ -140,7 +138,6 @@ nlohmann::json result_row(const char* curve, const char* op, unsigned log_n,
   }
   if (options.partials_per_thread != 0) row["partials_per_thread"] = options.partials_per_thread;
   row["accumulate_sums"] = gm::sum_storage_name(options.accumulate_sums);
-  row["sort"] = gm::sort_method_name(options.sort);
   return row;
 }
 
@@ -348,10 +345,6 @@ int main(int argc, char** argv) {
                  "where accumulation keeps its running sums: shared (default), registers")
       ->transform(CLI::CheckedTransformer(std::map<std::string, gm::SumStorage>{
           {"registers", gm::SumStorage::kRegisters}, {"shared", gm::SumStorage::kShared}}));
-  app.add_option("--sort", options.sort,
-                 "how digits are ordered by bucket: counting (default), radix")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, gm::SortMethod>{
-          {"radix", gm::SortMethod::kRadix}, {"counting", gm::SortMethod::kCounting}}));
   app.add_option("--pinned-chunks", options.pinned_chunk_logs,
                  "also msm on bases in pinned host memory, chunks of 2^k points (0: default)")
       ->delimiter(',');

@@ -45,7 +45,6 @@
 #include "bench_json.hpp"
 #include "circuits/synthetic.hpp"
 #include "gpu/device_info.hpp"
-#include "gpu/msm/tuning.hpp"
 #include "gpu/ntt/ntt.hpp"
 #include "gpu/prover/prover.hpp"
 #include "random_key.hpp"
@@ -314,7 +313,6 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
           {"two_partitions", pair},
           {"key", "random points, proofs not verified"},
           {"key_format", bellman ? "params" : "zkey"},
-          {"msm_sort", gpu::msm::sort_method_name(gpu::msm::kDefaultSortMethod)},
           {"key_points",
            {{"a", device_key.footprint().a},
             {"b", device_key.footprint().b1},

@@ -8,10 +8,6 @@
 //   digits           per (scalar, window of the pass): sort key and value (digits.hpp)
 //   CUB radix sort   by key: each bucket's entries become one contiguous run
 //   count_nonzero    where the zero digits (sentinel keys) begin
-//                    or, with SortMethod::kCounting, instead of the three above:
-//   count_keys       per key, its non-zero digits (atomics, aggregated per warp)
-//   CUB prefix sum   the counts become each key's first slot; the last one is the total
-//   scatter_keys     each non-zero digit's key and value into its key's next free slot
 //   accumulate       thread t adds sorted entries [tL, tL + L) into XYZZ sums, one per run of
 //                    equal keys, whatever the buckets' lengths (skewed scalars do not
 //                    serialize): runs that begin inside the range go into their bucket, the run
@@ -74,63 +70,6 @@ __global__ void digits(const uint64_t* scalars, size_t count, const uint32_t* de
   const bool live = device_count == nullptr || i < *device_count;
   const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
   work::digits(scalars, kLimbs, count, i, live, index, layout, first_window, keys, values);
-}
-
-// Counting sort: counters[key] += 1 for each active lane, one atomic per distinct key of the
-// warp (PoRep's ones all land on key 1 of the first window); returns the lane's slot, the
-// counter's value before the warp's increment plus the number of lower lanes with the same
-// key. Every lane of the warp must call it (the warp votes), active or not.
-__device__ inline uint32_t warp_aggregated_increment(uint32_t* counters, uint32_t key,
-                                                     bool active) {
-  const unsigned voters = __ballot_sync(0xffffffffu, active);
-  if (!active) return 0;
-  const unsigned lane = threadIdx.x % 32;
-  const unsigned peers = __match_any_sync(voters, key);
-  const unsigned leader = unsigned(__ffs(int(peers))) - 1;
-  uint32_t first = 0;
-  if (lane == leader) first = atomicAdd(counters + key, uint32_t(__popc(int(peers))));
-  first = __shfl_sync(peers, first, int(leader));
-  return first + uint32_t(__popc(int(peers & ((1u << lane) - 1))));
-}
-
-// Counting sort, first step: counts[key] = the number of non-zero digits of the pass with that
-// key (counts zeroed by the caller). Scalars and indices as in `digits`. No lane returns early:
-// the warps vote.
-template <unsigned kLimbs>
-__global__ void count_keys(const uint64_t* scalars, size_t count, const uint32_t* device_count,
-                           const uint32_t* index_map, KeyLayout layout, unsigned first_window,
-                           uint32_t* counts) {
-  const size_t i = thread_index();
-  const bool live = i < count && (device_count == nullptr || i < *device_count);
-  const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
-  for (unsigned w = 0; w < layout.windows_in_pass; ++w) {
-    uint32_t key = 0, value = 0;
-    const bool stored =
-        live && work::digit_entry(scalars, kLimbs, index, layout, first_window, w, key, value);
-    warp_aggregated_increment(counts, key, stored);
-  }
-}
-
-// Counting sort, last step: each non-zero digit to the next free slot of its key. `offsets`
-// holds the exclusive prefix sum of the counts and is advanced in place (afterwards offsets[k]
-// is the end of key k's run; the sentinel's offset, the total, is untouched).
-template <unsigned kLimbs>
-__global__ void scatter_keys(const uint64_t* scalars, size_t count, const uint32_t* device_count,
-                             const uint32_t* index_map, KeyLayout layout, unsigned first_window,
-                             uint32_t* offsets, uint32_t* keys, uint32_t* values) {
-  const size_t i = thread_index();
-  const bool live = i < count && (device_count == nullptr || i < *device_count);
-  const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
-  for (unsigned w = 0; w < layout.windows_in_pass; ++w) {
-    uint32_t key = 0, value = 0;
-    const bool stored =
-        live && work::digit_entry(scalars, kLimbs, index, layout, first_window, w, key, value);
-    const uint32_t slot = warp_aggregated_increment(offsets, key, stored);
-    if (stored) {
-      keys[slot] = key;
-      values[slot] = value;
-    }
-  }
 }
 
 __global__ inline void count_nonzero(const uint32_t* keys, size_t count, uint32_t sentinel,

@@ -65,7 +65,6 @@ struct MsmConfig {
   size_t accumulate_threads = 0;
   unsigned accumulate_min_blocks = 0;
   SumStorage accumulate_sums = kDefaultSumStorage;
-  SortMethod sort = kDefaultSortMethod;  // tuning.hpp; the workspace query depends on it
   // msm only (device memory, one entry per base): base i pairs with scalars[scalar_index[i]],
   // so the scalars may be a longer vector read sparsely, as a proving key that leaves out the
   // points at infinity pairs its remaining points with the witness. Every entry must be less

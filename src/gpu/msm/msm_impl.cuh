@@ -15,7 +15,6 @@
 
 #include <thrust/iterator/counting_iterator.h>
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 
 #include "ec/affine.hpp"
@@ -68,18 +67,10 @@ inline size_t radix_sort_bytes(size_t entries, int end_bit) {
   return bytes;
 }
 
-inline size_t prefix_sum_bytes(size_t items) {
-  size_t bytes = 0;
-  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const uint32_t*>(nullptr),
-                                           static_cast<uint32_t*>(nullptr), int(items)));
-  return bytes;
-}
-
 // The largest CUB temporary among the plan's sort shapes (full and last chunk, full and last
-// pass); for the counting sort, that of the prefix sum of the widest pass's key counts.
-inline size_t sort_temp_bytes(const MsmPlan& plan, SortMethod sort) {
+// pass).
+inline size_t sort_temp_bytes(const MsmPlan& plan) {
   if (plan.n == 0) return 0;
-  if (sort == SortMethod::kCounting) return prefix_sum_bytes(plan.key_slots());
   const size_t last_chunk = plan.n - (plan.chunks - 1) * plan.chunk_points;
   const unsigned last_pass = plan.windows - (plan.passes - 1) * plan.windows_per_pass;
   size_t bytes = 0;
@@ -123,9 +114,9 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0) {
   request.group = group_of<Curve>();
   s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
   LayoutBuilder builder;
-  s.layout = layout_msm(
-      s.plan, point_sizes<Curve>(), config.sort, sort_temp_bytes(s.plan, config.sort),
-      config.scalars == ScalarForm::kMontgomery || config.scalar_index != nullptr, pinned, builder);
+  s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan),
+                        config.scalars == ScalarForm::kMontgomery || config.scalar_index != nullptr,
+                        pinned, builder);
   return s;
 }
 
@@ -238,13 +229,10 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
     CUZK_CHECK_LAUNCH();
   }
 
-  // Sort input (radix only) and output.
   uint32_t* keys[2] = {carve<uint32_t>(workspace, l.keys[0]),
                        carve<uint32_t>(workspace, l.keys[1])};
   uint32_t* values[2] = {carve<uint32_t>(workspace, l.values[0]),
                          carve<uint32_t>(workspace, l.values[1])};
-  uint32_t* key_counts = carve<uint32_t>(workspace, l.key_counts);
-  uint32_t* key_offsets = carve<uint32_t>(workspace, l.key_offsets);
   uint32_t* partial_keys[2] = {carve<uint32_t>(workspace, l.partial_keys[0]),
                                carve<uint32_t>(workspace, l.partial_keys[1])};
   Xyzz* partials[2] = {carve<Xyzz>(workspace, l.partials[0]),
@@ -266,40 +254,23 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window),
                              plan.shifted ? n : 0};
       const size_t entries = plan.entries(size, layout.windows_in_pass);
-      const uint64_t* chunk_scalars = canonical + first * Fr::kLimbs;
+      kernels::digits<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
+          canonical + first * Fr::kLimbs, size, device_count, index_map, layout, first_window,
+          keys[0], values[0]);
+      CUZK_CHECK_LAUNCH();
       size_t temp_bytes = l.sort_temp.bytes;
-      // Where the sorted non-zero digits end (device): the accumulation reads no further.
-      const uint32_t* live_entries = nonzero;
-      if (config.sort == SortMethod::kRadix) {
-        kernels::digits<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
-            chunk_scalars, size, device_count, index_map, layout, first_window, keys[0], values[0]);
-        CUZK_CHECK_LAUNCH();
-        CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp, temp_bytes, keys[0], keys[1],
-                                                   values[0], values[1], int(entries), 0,
-                                                   layout.end_bit(), stream));
-        kernels::count_nonzero<<<1, 1, 0, stream>>>(keys[1], entries, layout.sentinel(), nonzero);
-        CUZK_CHECK_LAUNCH();
-      } else {
-        const size_t slots = size_t(layout.sentinel()) + 1;
-        CUDA_CHECK(cudaMemsetAsync(key_counts, 0, slots * sizeof(uint32_t), stream));
-        kernels::count_keys<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
-            chunk_scalars, size, device_count, index_map, layout, first_window, key_counts);
-        CUZK_CHECK_LAUNCH();
-        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(sort_temp, temp_bytes, key_counts, key_offsets,
-                                                 int(slots), stream));
-        kernels::scatter_keys<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
-            chunk_scalars, size, device_count, index_map, layout, first_window, key_offsets,
-            keys[1], values[1]);
-        CUZK_CHECK_LAUNCH();
-        live_entries = key_offsets + layout.sentinel();
-      }
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp, temp_bytes, keys[0], keys[1], values[0],
+                                                 values[1], int(entries), 0, layout.end_bit(),
+                                                 stream));
+      kernels::count_nonzero<<<1, 1, 0, stream>>>(keys[1], entries, layout.sentinel(), nonzero);
+      CUZK_CHECK_LAUNCH();
 
       // The pass's runs go to its own buckets directly when nothing else touches them, else
       // to the run sums (indexed from the pass's first window), merged after the pass.
       const unsigned sink_window = plan.merged_passes ? 0 : first_window;
       size_t count = plan.accumulate_threads(entries);
       launch_accumulate<Curve>(min_blocks, shared_sums, blocks_for(count), stream, keys[1],
-                               values[1], live_entries, plan.entries_per_thread, count, chunk_bases,
+                               values[1], nonzero, plan.entries_per_thread, count, chunk_bases,
                                work::RunSink<Xyzz>{run_sums, layout, sink_window, partial_keys[0],
                                                    partials[0], 0, count == 1, true});
       for (int src = 0; count > 1; src = 1 - src) {

@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <string>
 
-#include "gpu/msm/digits.hpp"
 #include "gpu/msm/tuning.hpp"
 #include "util/error.hpp"
 
@@ -43,11 +42,6 @@ struct MsmPlan {
   // Buckets one pass can touch: its windows' sets, or the shared set.
   size_t pass_buckets() const {
     return (shifted ? size_t(1) : size_t(windows_per_pass)) * buckets_per_window;
-  }
-  // Counting sort: one counter per key of the pass with the most windows, sentinel included
-  // (digits.hpp KeyLayout; the sentinel's counter stays 0 and its offset is the total).
-  size_t key_slots() const {
-    return size_t(KeyLayout{c, windows_per_pass, shifted ? n : 0}.sentinel()) + 1;
   }
   size_t accumulate_threads(size_t entries_count) const {
     return (entries_count + entries_per_thread - 1) / entries_per_thread;
@@ -144,13 +138,10 @@ struct PointSizes {
 };
 
 struct MsmLayout {
-  Region canonical;           // n canonical scalars (Montgomery input only)
-  Region keys[2], values[2];  // sort input ([0], radix sort only) and output ([1])
-  Region nonzero;             // one uint32: sorted entries before the zero digits (radix)
-  // Counting sort: the pass's count of each key, then its first slot (key_slots() + 1 each;
-  // the last offset is the number of non-zero digits).
-  Region key_counts, key_offsets;
-  Region sort_temp;                     // CUB's radix sort, or its prefix sum of the counts
+  Region canonical;                     // n canonical scalars (Montgomery input only)
+  Region keys[2], values[2];            // sort input and output
+  Region nonzero;                       // one uint32: sorted entries before the zero digits
+  Region sort_temp;                     // CUB radix sort
   Region buckets;                       // bucket_sets × buckets_per_window XYZZ
   Region run_sums;                      // one pass's buckets (merged_passes only)
   Region partial_keys[2], partials[2];  // bucket pieces cut between threads, two levels
@@ -159,21 +150,15 @@ struct MsmLayout {
   size_t total = 0;
 };
 
-inline MsmLayout layout_msm(const MsmPlan& plan, PointSizes sizes, SortMethod sort,
-                            size_t sort_temp_bytes, bool montgomery_scalars, bool staged_bases,
-                            LayoutBuilder& builder) {
+inline MsmLayout layout_msm(const MsmPlan& plan, PointSizes sizes, size_t sort_temp_bytes,
+                            bool montgomery_scalars, bool staged_bases, LayoutBuilder& builder) {
   MsmLayout l;
   if (montgomery_scalars) l.canonical = builder.take(plan.n * 32);
-  for (int i = sort == SortMethod::kRadix ? 0 : 1; i < 2; ++i) {
+  for (int i = 0; i < 2; ++i) {
     l.keys[i] = builder.take(plan.max_entries * 4);
     l.values[i] = builder.take(plan.max_entries * 4);
   }
-  if (sort == SortMethod::kRadix) {
-    l.nonzero = builder.take(4);
-  } else {
-    l.key_counts = builder.take(plan.key_slots() * 4);
-    l.key_offsets = builder.take(plan.key_slots() * 4);
-  }
+  l.nonzero = builder.take(4);
   l.sort_temp = builder.take(sort_temp_bytes);
   l.buckets = builder.take(size_t(plan.bucket_sets) * plan.buckets_per_window * sizes.xyzz);
   if (plan.merged_passes) l.run_sums = builder.take(plan.pass_buckets() * sizes.xyzz);

@@ -30,19 +30,6 @@ CUZK_HD void digits(const uint64_t* scalars, unsigned limbs_per_scalar, size_t c
   }
 }
 
-// Counting sort (SortMethod::kCounting): the key and value of the digit of scalar `index` in
-// window first_window + w, as `digits` makes them; false (nothing to store) for a zero digit.
-CUZK_HD bool digit_entry(const uint64_t* scalars, unsigned limbs_per_scalar, uint32_t index,
-                         const KeyLayout& layout, unsigned first_window, unsigned w, uint32_t& key,
-                         uint32_t& value) {
-  const uint64_t* limbs = scalars + size_t(index) * limbs_per_scalar;
-  const int32_t d = signed_digit(limbs, limbs_per_scalar, layout.c, first_window + w);
-  if (d == 0) return false;
-  key = layout.key(d, w);
-  value = KeyLayout::value(layout.base_index(index, first_window, w), d);
-  return true;
-}
-
 // The first position of non-decreasing `keys` holding a key ≥ sentinel.
 CUZK_HD size_t first_at_least(const uint32_t* keys, size_t count, uint32_t sentinel) {
   size_t lo = 0, hi = count;

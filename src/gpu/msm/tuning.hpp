@@ -103,23 +103,6 @@ inline constexpr unsigned kThreadsPerBlock = 128;
 // passes. 2^28 pairs take 4 GiB of keys and values (double-buffered).
 inline constexpr size_t kSortEntriesPerPass = size_t(1) << 28;
 
-// How a pass's (scalar, window) pairs are ordered by bucket before the accumulation.
-//   kRadix     CUB's radix sort of every pair, the zero digits included (their sentinel keys
-//              sort last): W·n keys per MSM whatever the scalars.
-//   kCounting  a counting sort of the non-zero digits only: a histogram of the keys (atomic
-//              counters, aggregated over the lanes of a warp that share a key), its prefix sum
-//              (CUB), and a scatter of each non-zero digit to its key's next free slot. The
-//              order inside a bucket then follows the atomics (the sums are the same points).
-//              PoRep's witnesses are 90% zeros and ones, whose digits are zero in every
-//              window but the first, so only about one pair in seven is written and ordered.
-enum class SortMethod { kRadix, kCounting };
-
-constexpr const char* sort_method_name(SortMethod method) {
-  return method == SortMethod::kRadix ? "radix" : "counting";
-}
-
-inline constexpr SortMethod kDefaultSortMethod = SortMethod::kCounting;
-
 // Accumulation: every thread adds the same number of consecutive sorted entries, whatever the
 // buckets' lengths (a bucket holding half the points is split over many threads, so skewed
 // scalars do not serialize). The count aims at about kAccumulateThreads threads, with at least

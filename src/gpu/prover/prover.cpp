@@ -264,9 +264,9 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   config.copy_stream = buffers.copy_stream();
   config.scalars = msm::ScalarForm::kCanonical;
   const std::span<std::byte> workspace = buffers.msm_workspace();
-  // The plain MSM for every query, porep's mostly-0/1 witnesses included: zero digits are not
-  // stored (the counting sort, msm/tuning.hpp SortMethod), the ones fill one bucket that the
-  // accumulation spreads over many threads. Summing the ones apart (msm_with_classification) was 7-9% slower on the H200
+  // The plain MSM for every query, porep's mostly-0/1 witnesses included: zero digits sort
+  // last and are never read, the ones fill one bucket that the accumulation spreads over many
+  // threads. Summing the ones apart (msm_with_classification) was 7-9% slower on the H200
   // (bench/results/2026-11-29_h200_e593945_msm.json: porep G1 2^26 153.6 against 165.2 ms,
   // G2 2^24 179.0 against 195.0). A streamed key's bases are staged chunk by chunk.
   const auto run_msm = [&]<class C>(std::span<const ec::Affine<C>> bases,
