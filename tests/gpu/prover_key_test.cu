@@ -156,6 +156,53 @@ TYPED_TEST(GpuKeyTest, ZkeyQueriesReadBack) {
   EXPECT_THROW(DeviceProvingKey<Curve>::upload(broken), Error) << "an H query one point short";
 }
 
+// The filtered upload gathers the kept points into VRAM 2^20 at a time (DeviceProvingKey::place):
+// a key widened to 2^21 + 5 wires keeps about 1.4M A points and 1.6M B points, two chunks each,
+// and every point must land in order. The widened key is no key of a circuit (the upload does
+// not look at its points' meaning); its points cycle through a real key's, with a period that
+// no chunk boundary shares, so a shifted or repeated chunk shows.
+TYPED_TEST(GpuKeyTest, ZkeyFilteredGatherSpansSeveralChunks) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using G1 = typename Curve::G1;
+  using G2 = typename Curve::G2;
+  auto key = groth16::setup(
+      test::make_circuit<Curve>({circuits::Shape::kDense, 600, 3}, cuzk::test::seed()).r1cs);
+  std::vector<G1> g1_pool;
+  std::vector<G2> g2_pool;
+  for (size_t w = 0; w < key.a.size(); ++w) {
+    if (!key.a[w].is_infinity()) g1_pool.push_back(key.a[w]);
+    if (!key.b2[w].is_infinity()) g2_pool.push_back(key.b2[w]);
+  }
+  ASSERT_GT(g1_pool.size(), 100u);
+  ASSERT_GT(g2_pool.size(), 100u);
+  const size_t small = key.a.size();
+  const size_t wires = (size_t(1) << 21) + 5;
+  key.header.n_vars = uint32_t(wires);
+  key.a.resize(wires);
+  key.b1.resize(wires);
+  key.b2.resize(wires);
+  key.c.resize(wires - key.header.n_public - 1, g1_pool.front());
+  for (size_t w = small; w < wires; ++w) {
+    key.a[w] = w % 3 == 0 ? G1::infinity() : g1_pool[w % g1_pool.size()];
+    // B keeps a wire while either point is finite: here three in four wires, one of them with
+    // its G1 point at infinity.
+    const bool dropped = w % 4 == 0;
+    key.b1[w] = dropped || w % 4 == 1 ? G1::infinity() : g1_pool[(w * 7) % g1_pool.size()];
+    key.b2[w] = dropped ? G2::infinity() : g2_pool[w % g2_pool.size()];
+  }
+  const ZkeyDensity density = zkey_density(key);
+  ASSERT_TRUE(density.a_wires.has_value() && density.b_wires.has_value());
+  ASSERT_GT(density.a_wires->size(), size_t(1) << 20) << "A must span two gather chunks";
+  ASSERT_GT(density.b_wires->size(), size_t(1) << 20) << "B must span two gather chunks";
+  const auto device = DeviceProvingKey<Curve>::upload(key);
+  expect_query("A (two chunks)", kept(key.a, density.a_wires), device.a());
+  expect_query("B1 (two chunks)", kept(key.b1, density.b_wires), device.b1());
+  expect_query("B2 (two chunks)", kept(key.b2, density.b_wires), device.b2());
+  EXPECT_EQ(read_back(device.a_wires(), density.a_wires->size()), *density.a_wires);
+  EXPECT_EQ(read_back(device.b_wires(), density.b_wires->size()), *density.b_wires);
+}
+
 // A .params-shaped key (its points borrowed from a zkey: the upload does not look at them).
 TEST(GpuKeyTest, BellmanQueriesReadBack) {
   CUZK_SKIP_WITHOUT_GPU();
