@@ -412,6 +412,109 @@ TYPED_TEST_P(GpuMsmTest, ScalarIndex) {
   }
 }
 
+template <class Fr>
+gm::ScalarCounts host_counts(const std::vector<Fr>& scalars) {
+  gm::ScalarCounts counts;
+  for (const Fr& s : scalars) {
+    counts.ones += s == Fr::one();
+    counts.others += !s.is_zero() && !(s == Fr::one());
+  }
+  return counts;
+}
+
+// count_scalars against the host's counts (both forms, with and without an index), and msm
+// with MsmConfig::scalar_counts (only the pairs of the ones and others written and sorted)
+// against the CPU: every scalar shape, narrow windows one per pass, pinned bases in chunks, a
+// scalar index, and counts above the true ones.
+TYPED_TEST_P(GpuMsmTest, ScalarCountsAndCompactPairs) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-counts-") + Curve::kName);
+  const size_t n = 4097;
+  const auto bases = make_bases<Curve>(n, rng, true);
+  {
+    size_t cases = 0, mismatches = 0;
+    Stream stream;
+    auto counts = DeviceBuffer<gm::ScalarCounts>::allocate_blocking(1);
+    for (Shape shape : {Shape::kZero, Shape::kOne, Shape::kMixed, Shape::kRandom}) {
+      const auto scalars = make_scalars<Fr>(n, shape, rng);
+      std::vector<uint32_t> index(n / 2);
+      for (auto& j : index) j = uint32_t(rng() % n);
+      std::vector<Fr> gathered(index.size());
+      for (size_t i = 0; i < index.size(); ++i) gathered[i] = scalars[index[i]];
+      for (gm::ScalarForm form : {gm::ScalarForm::kMontgomery, gm::ScalarForm::kCanonical}) {
+        const auto words =
+            form == gm::ScalarForm::kMontgomery ? scalars : as_canonical_words(scalars);
+        auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
+        device_scalars.upload(words, stream);
+        auto device_index = DeviceBuffer<uint32_t>::allocate_blocking(index.size());
+        device_index.upload(index, stream);
+        for (const bool indexed : {false, true}) {
+          gm::count_scalars<Fr>({device_scalars.data(), n}, form,
+                                indexed ? device_index.data() : nullptr, indexed ? index.size() : n,
+                                counts.data(), stream);
+          std::vector<gm::ScalarCounts> out(1);
+          counts.download(out, stream);
+          stream.synchronize();
+          const gm::ScalarCounts want = host_counts(indexed ? gathered : scalars);
+          ++cases;
+          if (out[0].ones != want.ones || out[0].others != want.others) {
+            ++mismatches;
+            ADD_FAILURE() << Curve::kName << " count_scalars " << shape_name(shape)
+                          << (indexed ? " indexed" : "") << ": " << out[0].ones << " ones, "
+                          << out[0].others << " others; expected " << want.ones << ", "
+                          << want.others;
+          }
+        }
+      }
+    }
+    std::printf("[gpu-diff] %s count_scalars vs host: %zu cases, %zu mismatches\n", Curve::kName,
+                cases, mismatches);
+  }
+  Check<Curve> check("msm with scalar counts (compact pairs)");
+  for (Shape shape : {Shape::kZero, Shape::kOne, Shape::kMixed, Shape::kEqual, Shape::kMostlyEqual,
+                      Shape::kNearModulus, Shape::kRandom}) {
+    const auto scalars = make_scalars<Fr>(n, shape, rng);
+    const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
+    const std::string label = shape_name(shape);
+    gm::MsmConfig config;
+    config.scalar_counts = host_counts(scalars);
+    check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config), label);
+    gm::MsmConfig pinned = config;
+    pinned.bases = gm::Location::kPinnedHost;
+    pinned.chunk_points = 777;
+    check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, pinned), "pinned " + label);
+    gm::MsmConfig over = config;
+    over.scalar_counts->ones += 5;
+    over.scalar_counts->others += 100;
+    check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, over),
+                 "counts above the true ones " + label);
+  }
+  const auto mixed = make_scalars<Fr>(n, Shape::kMixed, rng);
+  const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(mixed));
+  for (unsigned c : {2u, 13u}) {
+    for (size_t per_pass : {size_t(0), size_t(1)}) {
+      gm::MsmConfig narrow;
+      narrow.scalar_counts = host_counts(mixed);
+      narrow.window_bits = c;
+      narrow.sort_entries_per_pass = per_pass;
+      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, mixed, narrow),
+                   "mixed c=" + std::to_string(c) + " per_pass=" + std::to_string(per_pass));
+    }
+  }
+  const size_t total = 3 * n;
+  const auto longer = make_scalars<Fr>(total, Shape::kMixed, rng);
+  std::vector<uint32_t> index(n);
+  for (auto& j : index) j = uint32_t(rng() % total);
+  std::vector<Fr> gathered(n);
+  for (size_t i = 0; i < n; ++i) gathered[i] = longer[index[i]];
+  gm::MsmConfig indexed;
+  indexed.scalar_counts = host_counts(gathered);
+  check.expect(cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(gathered)),
+               gpu_run<Curve>(Op::kMsm, bases, longer, indexed, &index), "scalar index");
+}
+
 // msm_shifted: the table (sampled rows against doublings on the CPU) and the MSM against the CPU
 // reference, at the tuned window and at narrow ones (many windows, several sort passes).
 TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
@@ -596,6 +699,9 @@ TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
   const std::span<const Fr> ten{static_cast<const Fr*>(nullptr), 10};
   EXPECT_THROW(gm::msm<Curve>(bases, ten, nullptr, {}, config), cuzk::Error);
   EXPECT_THROW(gm::msm_with_classification<Curve>(bases, ten, nullptr, {}, config), cuzk::Error);
+  // More scalars counted than given (no index).
+  EXPECT_THROW(gm::count_scalars<Fr>(ten, gm::ScalarForm::kCanonical, nullptr, 11, nullptr, {}),
+               cuzk::Error);
   // An accumulation bound without a compiled kernel.
   gm::MsmConfig bounded;
   bounded.accumulate_min_blocks = 7;
@@ -621,7 +727,8 @@ TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
 
 REGISTER_TYPED_TEST_SUITE_P(GpuMsmTest, RandomScalarsAtManySizes, ScalarShapes, CanonicalScalars,
                             WindowWidthsAndSortPasses, AccumulationVariants,
-                            PinnedBasesEqualDeviceResident, ScalarIndex, ShiftedBases, SumSelected,
-                            ClassifyScalars, BadArgumentsThrow);
+                            PinnedBasesEqualDeviceResident, ScalarIndex,
+                            ScalarCountsAndCompactPairs, ShiftedBases, SumSelected, ClassifyScalars,
+                            BadArgumentsThrow);
 
 }  // namespace cuzk::gpu::test

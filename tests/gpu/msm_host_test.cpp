@@ -198,8 +198,16 @@ Fr shifted_value(const Fr& b, unsigned c, unsigned w) { return b * Fr::from_u64(
 // msm_shifted's (a table of shifted bases as shift_bases makes it, one shared bucket set).
 EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<Int>& scalars,
                             unsigned window_bits, size_t chunk_points, size_t sort_entries,
-                            bool shifted = false, size_t partials_per_thread = kPartialsPerThread) {
+                            bool shifted = false, size_t partials_per_thread = kPartialsPerThread,
+                            bool compact = false) {
   const size_t n = bases.size();
+  // MsmConfig::scalar_counts, exact.
+  size_t ones = 0, others = 0;
+  for (const Int& k : scalars) {
+    const bool high = (k.limb[1] | k.limb[2] | k.limb[3]) != 0;
+    ones += !high && k.limb[0] == 1;
+    others += high || k.limb[0] > 1;
+  }
   const MsmPlan plan = plan_msm(n, 255,
                                 {.window_bits = window_bits,
                                  .chunk_points = chunk_points,
@@ -229,11 +237,31 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
       const unsigned first_window = pass * plan.windows_per_pass;
       const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window),
                              shifted ? n : 0};
-      const size_t entries = plan.entries(size, layout.windows_in_pass);
+      size_t entries = plan.entries(size, layout.windows_in_pass);
+      size_t per_thread = plan.entries_per_thread;
       std::vector<uint32_t> keys(entries), values(entries);
-      for (size_t i = 0; i < size; ++i) {
-        work::digits(scalars[first].limb, 4, size, i, true, uint32_t(i), layout, first_window,
-                     keys.data(), values.data());
+      if (compact) {  // run_msm's pass_pairs, prefix sum and compact_digits
+        entries = std::clamp<size_t>((first_window == 0 ? std::min(ones, size) : 0) +
+                                         std::min(others, size) * layout.windows_in_pass,
+                                     1, entries);
+        per_thread = plan.entries_per_thread_for(entries, kAccumulateThreads);
+        keys.assign(entries, 0xffffffffu);
+        values.assign(entries, 0);
+        std::vector<uint32_t> firsts(size);
+        for (size_t i = 0; i < size; ++i) {
+          firsts[i] =
+              work::pass_pairs(scalars[first + i].limb, 4, first_window, layout.windows_in_pass);
+        }
+        std::exclusive_scan(firsts.begin(), firsts.end(), firsts.begin(), 0u);
+        for (size_t i = 0; i < size; ++i) {
+          work::compact_digits(scalars[first].limb, 4, i, firsts[i], entries, layout, first_window,
+                               keys.data(), values.data());
+        }
+      } else {
+        for (size_t i = 0; i < size; ++i) {
+          work::digits(scalars[first].limb, 4, size, i, true, uint32_t(i), layout, first_window,
+                       keys.data(), values.data());
+        }
       }
       std::vector<size_t> order(entries);
       std::iota(order.begin(), order.end(), 0);
@@ -246,14 +274,14 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
       }
       const size_t nonzero = work::first_at_least(sorted_keys.data(), entries, layout.sentinel());
       const unsigned sink_window = plan.merged_passes ? 0 : first_window;
-      size_t count = plan.accumulate_threads(entries);
+      size_t count = div_up(entries, per_thread);
+      EXPECT_LE(count, plan.max_accumulate_threads);
       for (size_t t = 0; t < count; ++t) {
         const work::RunSink<FrBucket> sink{
             sink_buckets,       layout, sink_window, partial_keys[0].data(),
             partials[0].data(), t,      count == 1,  true};
-        work::accumulate<FrBucket, FrBase>(t * plan.entries_per_thread, plan.entries_per_thread,
-                                           nonzero, sorted_keys.data(), sorted_values.data(),
-                                           table.data() + first, sink);
+        work::accumulate<FrBucket, FrBase>(t * per_thread, per_thread, nonzero, sorted_keys.data(),
+                                           sorted_values.data(), table.data() + first, sink);
       }
       for (int src = 0; count > 1; src = 1 - src) {
         const size_t next = div_up(count, plan.partials_per_thread);
@@ -333,6 +361,7 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
     size_t chunk, sort_entries;
     bool shifted = false;
     size_t partials_per_thread = kPartialsPerThread;
+    bool compact = false;  // pairs from the scalar counts (MsmConfig::scalar_counts)
   };
   const std::vector<Case> cases = {
       {"random", 1, 0, 0, kSortEntriesPerPass},
@@ -359,6 +388,13 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
       {"random, combining 2 partials a thread", 20000, 0, 3000, 7000, false, 2},
       {"0/1 mostly, combining 5 partials a thread", 20000, 0, 0, kSortEntriesPerPass, false, 5},
       {"all equal shifted, combining 3 partials a thread", 20000, 0, 0, 30000, true, 3},
+      {"0/1 mostly, compact pairs", 20000, 0, 0, kSortEntriesPerPass, false, 8, true},
+      {"0/1 mostly, compact pairs, chunks+passes", 20000, 0, 3000, 7000, false, 8, true},
+      {"0/1 mostly, compact pairs, narrow", 4097, 2, 0, kSortEntriesPerPass, false, 8, true},
+      {"random, compact pairs, chunks+passes", 20000, 0, 3000, 7000, false, 8, true},
+      {"all zero, compact pairs", 5000, 0, 0, kSortEntriesPerPass, false, 8, true},
+      {"all one, compact pairs, passes", 5000, 5, 0, 5000, false, 8, true},
+      {"near r, compact pairs", 3000, 0, 0, kSortEntriesPerPass, false, 8, true},
   };
   size_t mismatches = 0;
   for (const Case& c : cases) {
@@ -372,9 +408,9 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
       } else if (c.shape.starts_with("0/1 mostly")) {
         const unsigned roll = unsigned(rng() % 10);
         scalars[i] = roll < 4 ? Int::from_u64(0) : roll < 8 ? Int::from_u64(1) : equal;
-      } else if (c.shape == "all zero") {
+      } else if (c.shape.starts_with("all zero")) {
         scalars[i] = Int::from_u64(0);
-      } else if (c.shape == "all one") {
+      } else if (c.shape.starts_with("all one")) {
         scalars[i] = Int::from_u64(1);
       } else if (c.shape.starts_with("near r")) {
         scalars[i] = (-Fr::from_u64(1 + rng() % 1000)).to_int();
@@ -382,8 +418,8 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
         scalars[i] = Fr::random(rng).to_int();
       }
     }
-    const EmulationResult r =
-        emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted, c.partials_per_thread);
+    const EmulationResult r = emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted,
+                                          c.partials_per_thread, c.compact);
     const bool bad = r.bucket_mismatches != 0 || !r.total_ok;
     mismatches += bad;
     if (bad) {

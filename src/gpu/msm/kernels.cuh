@@ -8,6 +8,10 @@
 //   digits           per (scalar, window of the pass): sort key and value (digits.hpp)
 //   CUB radix sort   by key: each bucket's entries become one contiguous run
 //   count_nonzero    where the zero digits (sentinel keys) begin
+//                    With MsmConfig::scalar_counts, `digits` is replaced by pass_pairs (each
+//                    scalar's pairs: 0 for a zero, 1 for a one, W for the others), a CUB prefix
+//                    sum (their first slots) and compact_digits, and the sort covers the pairs
+//                    the counts allow, the rest of that range keeping the filler key 0xffffffff
 //   accumulate       thread t adds sorted entries [tL, tL + L) into XYZZ sums, one per run of
 //                    equal keys, whatever the buckets' lengths (skewed scalars do not
 //                    serialize): runs that begin inside the range go into their bucket, the run
@@ -70,6 +74,26 @@ __global__ void digits(const uint64_t* scalars, size_t count, const uint32_t* de
   const bool live = device_count == nullptr || i < *device_count;
   const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
   work::digits(scalars, kLimbs, count, i, live, index, layout, first_window, keys, values);
+}
+
+// Compact pairs (MsmConfig::scalar_counts), first step: each scalar's number of pairs in the
+// pass, which a prefix sum turns into its first slot.
+template <unsigned kLimbs>
+__global__ void pass_pairs(const uint64_t* scalars, size_t count, unsigned first_window,
+                           unsigned windows_in_pass, uint32_t* pairs) {
+  const size_t i = thread_index();
+  if (i >= count) return;
+  pairs[i] = work::pass_pairs(scalars + i * kLimbs, kLimbs, first_window, windows_in_pass);
+}
+
+// Compact pairs, last step: the pairs of scalar i from slot first[i] on, below `bound`.
+template <unsigned kLimbs>
+__global__ void compact_digits(const uint64_t* scalars, size_t count, const uint32_t* first,
+                               size_t bound, KeyLayout layout, unsigned first_window,
+                               uint32_t* keys, uint32_t* values) {
+  const size_t i = thread_index();
+  if (i >= count) return;
+  work::compact_digits(scalars, kLimbs, i, first[i], bound, layout, first_window, keys, values);
 }
 
 __global__ inline void count_nonzero(const uint32_t* keys, size_t count, uint32_t sentinel,
@@ -273,6 +297,26 @@ __global__ void ones_bitmap(const Fr* scalars, size_t n, bool montgomery, uint32
   const bool one = i < n && scalar_is_one(scalars[i], montgomery);
   const unsigned mask = __ballot_sync(0xffffffffu, one);
   if ((threadIdx.x & 31) == 0 && i / 32 < half_count) halves[i / 32] = mask;
+}
+
+// count_scalars: per warp, the ones and the others by ballots, added by lane 0.
+template <class Fr>
+__global__ void count_scalar_classes(const Fr* scalars, const uint32_t* index, size_t n,
+                                     bool montgomery, unsigned long long* ones,
+                                     unsigned long long* others) {
+  const size_t i = thread_index();
+  bool one = false, other = false;
+  if (i < n) {
+    const Fr s = scalars[index != nullptr ? index[i] : i];
+    one = scalar_is_one(s, montgomery);
+    other = !one && !s.is_zero();
+  }
+  const unsigned one_lanes = __ballot_sync(0xffffffffu, one);
+  const unsigned other_lanes = __ballot_sync(0xffffffffu, other);
+  if ((threadIdx.x & 31) == 0) {
+    if (one_lanes != 0) atomicAdd(ones, (unsigned long long)__popc(int(one_lanes)));
+    if (other_lanes != 0) atomicAdd(others, (unsigned long long)__popc(int(other_lanes)));
+  }
 }
 
 }  // namespace cuzk::gpu::msm::kernels

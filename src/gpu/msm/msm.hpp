@@ -9,6 +9,7 @@
 //                            fewer windows (one shared bucket set allows a wider window)
 //   sum_selected             Σ P_i over the bases a bitmap selects (the scalars equal to one)
 //   classify_scalars         0 / 1 / other: the bitmap of ones and the ascending indices of others
+//   count_scalars            how many ones and others (MsmConfig::scalar_counts)
 //   msm_with_classification  sum_selected(ones) + msm(others), the shape of Groth16 witnesses
 // Each has a workspace query (`..._workspace_bytes`): the caller reserves that many bytes of
 // device memory (from its VRAM arena) and passes them in; the operation uses nothing else.
@@ -34,6 +35,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "ec/affine.hpp"
@@ -47,6 +49,13 @@ enum class Location { kDevice, kPinnedHost };
 // How the scalar words are to be read: Montgomery form (a field element, as the prover holds
 // them) or the canonical integer (< r) in the same four little-endian 64-bit limbs.
 enum class ScalarForm { kMontgomery, kCanonical };
+
+// Among an MSM's scalars, how many equal 1 and how many are neither 0 nor 1 (count_scalars
+// counts them on the device).
+struct ScalarCounts {
+  uint64_t ones = 0;
+  uint64_t others = 0;
+};
 
 struct MsmConfig {
   cudaStream_t stream = nullptr;  // every kernel and the staged copies' consumers run here
@@ -74,6 +83,14 @@ struct MsmConfig {
   const uint32_t* scalar_index = nullptr;
   // Tuning sweeps: partial sums each combining thread adds per level (0: kPartialsPerThread).
   size_t partials_per_thread = 0;
+  // msm only, optional: how many of the scalars are 1 and how many neither 0 nor 1 (host
+  // values, read when msm is called; count_scalars finds them). With them only the pairs those
+  // scalars can have are written and sorted: none for a zero, window 0's for a one, every
+  // window's for the others (zero digits of the others still take a slot). A PoRep witness,
+  // 90% zeros and ones, then sorts about a seventh of the pairs. Counts above the true ones
+  // only cost time; counts below them leave scalars out of the sum (the sum is then wrong,
+  // but nothing is written outside the workspace).
+  std::optional<ScalarCounts> scalar_counts;
 };
 
 // Bitmap words for n bases: bit i % 64 of word i / 64 selects base i (as msm::selection_words).
@@ -153,6 +170,13 @@ size_t classify_workspace_bytes(size_t n);
 template <class Fr>
 void classify_scalars(std::span<const Fr> scalars, ScalarForm form, ScalarClassesView out,
                       std::span<std::byte> workspace, cudaStream_t stream);
+
+// --- count_scalars: the ScalarCounts of a scalar vector -------------------------------------
+// *out (device memory) receives the counts of scalars[index[i]] for i < n (of scalars[i] with
+// no index; n ≤ scalars.size() then). Needs no workspace.
+template <class Fr>
+void count_scalars(std::span<const Fr> scalars, ScalarForm form, const uint32_t* index, size_t n,
+                   ScalarCounts* out, cudaStream_t stream);
 
 // --- msm_with_classification: the device version of msm::msm_with_classification ------------
 // Device-resident bases only (kPinnedHost throws kInvalidInput).

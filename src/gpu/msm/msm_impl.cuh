@@ -15,6 +15,7 @@
 
 #include <thrust/iterator/counting_iterator.h>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 
 #include "ec/affine.hpp"
@@ -67,8 +68,15 @@ inline size_t radix_sort_bytes(size_t entries, int end_bit) {
   return bytes;
 }
 
+inline size_t prefix_sum_bytes(size_t items) {
+  size_t bytes = 0;
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const uint32_t*>(nullptr),
+                                           static_cast<uint32_t*>(nullptr), int(items)));
+  return bytes;
+}
+
 // The largest CUB temporary among the plan's sort shapes (full and last chunk, full and last
-// pass).
+// pass), and the prefix sum of a chunk's pair counts (MsmConfig::scalar_counts).
 inline size_t sort_temp_bytes(const MsmPlan& plan) {
   if (plan.n == 0) return 0;
   const size_t last_chunk = plan.n - (plan.chunks - 1) * plan.chunk_points;
@@ -80,7 +88,7 @@ inline size_t sort_temp_bytes(const MsmPlan& plan) {
       bytes = std::max(bytes, radix_sort_bytes(chunk * windows, layout.end_bit()));
     }
   }
-  return bytes;
+  return std::max(bytes, prefix_sum_bytes(plan.chunk_points));
 }
 
 struct MsmSetup {
@@ -241,6 +249,9 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   void* sort_temp = carve<void>(workspace, l.sort_temp);
 
   const bool pinned = config.bases == Location::kPinnedHost;
+  // Compact pairs (MsmConfig::scalar_counts): plain msm only, not the classified path's
+  // index map nor a shifted table.
+  const bool compact = config.scalar_counts.has_value() && index_map == nullptr && shifted_c == 0;
   ChunkStager stager(config, carve<std::byte>(workspace, l.staging[0]),
                      carve<std::byte>(workspace, l.staging[1]), pinned);
   for (size_t chunk = 0; chunk < plan.chunks; ++chunk) {
@@ -253,12 +264,38 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       const unsigned first_window = pass * plan.windows_per_pass;
       const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window),
                              plan.shifted ? n : 0};
-      const size_t entries = plan.entries(size, layout.windows_in_pass);
-      kernels::digits<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
-          canonical + first * Fr::kLimbs, size, device_count, index_map, layout, first_window,
-          keys[0], values[0]);
-      CUZK_CHECK_LAUNCH();
+      size_t entries = plan.entries(size, layout.windows_in_pass);
+      size_t per_thread = plan.entries_per_thread;
+      const uint64_t* chunk_scalars = canonical + first * Fr::kLimbs;
       size_t temp_bytes = l.sort_temp.bytes;
+      if (compact) {
+        // The pairs the counts allow (at least one slot, so that every launch has a thread),
+        // the unwritten ones keeping the filler key, which sorts after every real key; the
+        // accumulation's threads are re-spread over them.
+        const uint64_t ones = std::min<uint64_t>(config.scalar_counts->ones, size);
+        const uint64_t others = std::min<uint64_t>(config.scalar_counts->others, size);
+        entries = std::clamp<size_t>(
+            (first_window == 0 ? ones : 0) + others * layout.windows_in_pass, 1, entries);
+        per_thread = plan.entries_per_thread_for(entries, config.accumulate_threads != 0
+                                                              ? config.accumulate_threads
+                                                              : kAccumulateThreads);
+        // Each scalar's pair count into values[1], their prefix sums (first slots) into keys[1]:
+        // both are the sort's output, free until the sort.
+        kernels::pass_pairs<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
+            chunk_scalars, size, first_window, layout.windows_in_pass, values[1]);
+        CUZK_CHECK_LAUNCH();
+        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(sort_temp, temp_bytes, values[1], keys[1],
+                                                 int(size), stream));
+        CUDA_CHECK(cudaMemsetAsync(keys[0], 0xff, entries * sizeof(uint32_t), stream));
+        kernels::compact_digits<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
+            chunk_scalars, size, keys[1], entries, layout, first_window, keys[0], values[0]);
+        CUZK_CHECK_LAUNCH();
+        temp_bytes = l.sort_temp.bytes;
+      } else {
+        kernels::digits<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
+            chunk_scalars, size, device_count, index_map, layout, first_window, keys[0], values[0]);
+        CUZK_CHECK_LAUNCH();
+      }
       CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp, temp_bytes, keys[0], keys[1], values[0],
                                                  values[1], int(entries), 0, layout.end_bit(),
                                                  stream));
@@ -268,9 +305,9 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       // The pass's runs go to its own buckets directly when nothing else touches them, else
       // to the run sums (indexed from the pass's first window), merged after the pass.
       const unsigned sink_window = plan.merged_passes ? 0 : first_window;
-      size_t count = plan.accumulate_threads(entries);
+      size_t count = div_up(entries, per_thread);
       launch_accumulate<Curve>(min_blocks, shared_sums, blocks_for(count), stream, keys[1],
-                               values[1], nonzero, plan.entries_per_thread, count, chunk_bases,
+                               values[1], nonzero, per_thread, count, chunk_bases,
                                work::RunSink<Xyzz>{run_sums, layout, sink_window, partial_keys[0],
                                                    partials[0], 0, count == 1, true});
       for (int src = 0; count > 1; src = 1 - src) {
@@ -516,6 +553,26 @@ size_t classify_workspace_bytes(size_t n) {
 }
 
 template <class Fr>
+void count_scalars(std::span<const Fr> scalars, ScalarForm form, const uint32_t* index, size_t n,
+                   ScalarCounts* out, cudaStream_t stream) {
+  if (n > kMaxPoints) {
+    CUZK_INVALID_INPUT("gpu count_scalars: " + std::to_string(n) + " scalars; at most " +
+                       std::to_string(kMaxPoints) + " are supported");
+  }
+  if (index == nullptr && n > scalars.size()) {
+    CUZK_INVALID_INPUT("gpu count_scalars: " + std::to_string(n) + " scalars asked of " +
+                       std::to_string(scalars.size()));
+  }
+  static_assert(sizeof(ScalarCounts) == 2 * sizeof(unsigned long long));
+  CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(ScalarCounts), stream));
+  if (n == 0) return;
+  auto* words = reinterpret_cast<unsigned long long*>(out);
+  kernels::count_scalar_classes<Fr><<<kernels::blocks_for(n), kThreadsPerBlock, 0, stream>>>(
+      scalars.data(), index, n, form == ScalarForm::kMontgomery, words, words + 1);
+  CUZK_CHECK_LAUNCH();
+}
+
+template <class Fr>
 void classify_scalars(std::span<const Fr> scalars, ScalarForm form, ScalarClassesView out,
                       std::span<std::byte> workspace, cudaStream_t stream) {
   const size_t n = scalars.size();
@@ -603,7 +660,9 @@ void msm_with_classification(std::span<const ec::Affine<Curve>> bases,
       std::span<const ec::Affine<Curve>>, std::span<const typename Curve::Scalar>,                 \
       ec::Jacobian<Curve>*, std::span<std::byte>, const MsmConfig&);
 
-#define CUZK_GPU_MSM_INSTANTIATE_SCALARS(Fr)                                             \
-  template size_t classify_workspace_bytes<Fr>(size_t);                                  \
-  template void classify_scalars<Fr>(std::span<const Fr>, ScalarForm, ScalarClassesView, \
+#define CUZK_GPU_MSM_INSTANTIATE_SCALARS(Fr)                                                \
+  template void count_scalars<Fr>(std::span<const Fr>, ScalarForm, const uint32_t*, size_t, \
+                                  ScalarCounts*, cudaStream_t);                             \
+  template size_t classify_workspace_bytes<Fr>(size_t);                                     \
+  template void classify_scalars<Fr>(std::span<const Fr>, ScalarForm, ScalarClassesView,    \
                                      std::span<std::byte>, cudaStream_t);

@@ -46,6 +46,14 @@ struct MsmPlan {
   size_t accumulate_threads(size_t entries_count) const {
     return (entries_count + entries_per_thread - 1) / entries_per_thread;
   }
+  // Entries per thread for a pass of fewer entries than planned (compact pairs, from
+  // MsmConfig::scalar_counts): spread over about `aimed_threads` threads again, never more
+  // threads than the planned partial slots hold.
+  size_t entries_per_thread_for(size_t entries_count, size_t aimed_threads) const {
+    return std::max({kMinEntriesPerThread,
+                     div_up(entries_count, std::max<size_t>(1, aimed_threads)),
+                     div_up(entries_count, std::max<size_t>(1, max_accumulate_threads))});
+  }
 };
 
 // What the caller asks of a plan (MsmConfig's knobs, resolved).

@@ -30,6 +30,31 @@ CUZK_HD void digits(const uint64_t* scalars, unsigned limbs_per_scalar, size_t c
   }
 }
 
+// Compact pairs (MsmConfig::scalar_counts): the pairs a canonical scalar has in a pass of
+// `windows_in_pass` windows from `first_window`: none for a zero, window 0's alone for a one
+// (its other digits are zero), one per window for any other scalar.
+CUZK_HD uint32_t pass_pairs(const uint64_t* limbs, unsigned limb_count, unsigned first_window,
+                            unsigned windows_in_pass) {
+  uint64_t high = 0;
+  for (unsigned k = 1; k < limb_count; ++k) high |= limbs[k];
+  if (high == 0 && limbs[0] <= 1) return limbs[0] == 0 || first_window != 0 ? 0 : 1;
+  return windows_in_pass;
+}
+
+// Scalar i's pass_pairs pairs, as `digits` makes them, into slots [first, first + pairs), none
+// at or past `bound` (the sorted range, from the caller's counts).
+CUZK_HD void compact_digits(const uint64_t* scalars, unsigned limbs_per_scalar, size_t i,
+                            uint32_t first, size_t bound, const KeyLayout& layout,
+                            unsigned first_window, uint32_t* keys, uint32_t* values) {
+  const uint64_t* limbs = scalars + i * limbs_per_scalar;
+  const uint32_t pairs = pass_pairs(limbs, limbs_per_scalar, first_window, layout.windows_in_pass);
+  for (unsigned w = 0; w < pairs && size_t(first) + w < bound; ++w) {
+    const int32_t d = signed_digit(limbs, limbs_per_scalar, layout.c, first_window + w);
+    keys[first + w] = layout.key(d, w);
+    values[first + w] = KeyLayout::value(layout.base_index(uint32_t(i), first_window, w), d);
+  }
+}
+
 // The first position of non-decreasing `keys` holding a key ≥ sentinel.
 CUZK_HD size_t first_at_least(const uint32_t* keys, size_t count, uint32_t sentinel) {
   size_t lo = 0, hi = count;
