@@ -9,8 +9,10 @@
 //
 // Per (curve, group, log n, shape): inputs made on the device (bench_inputs.cuh), one warm-up
 // run, then --runs timed runs between CUDA events on one stream; median, min and max. Shape
-// "random" runs msm (signed-digit Pippenger over every scalar); "porep" (40% zeros, 40% ones)
-// runs both msm and msm_with_classification (the prover's path), told apart by "method".
+// "random" runs msm (signed-digit Pippenger over every scalar), method "pippenger", and msm
+// given the scalars' counts (MsmConfig::scalar_counts, counted once before the runs: the
+// prover's path), method "counted"; "porep" (40% zeros, 40% ones) runs both and also
+// msm_with_classification, method "classified".
 // --shifted c,... (default 0): also msm_shifted on a table of shifted bases made for each window
 // c (0: the tuned window; --no-shifted skips them; a table that does not fit the free VRAM is
 // skipped), method "shifted" with the table's size and the time shift_bases took to make it
@@ -277,14 +279,33 @@ void bench_group(const char* curve, const char* op, unsigned log_n, const Option
     bench::make_device_scalars<Curve>(
         scalars.data(), n, porep ? bench::ScalarShape::kPorep : bench::ScalarShape::kRandom,
         0xabc0 + log_n, stream);
-    for (const char* method : {"pippenger", "classified"}) {
+    // "counted": msm given the scalars' counts (MsmConfig::scalar_counts), counted on the
+    // device once before the runs, as the prover does once per partition.
+    gpu::DeviceBuffer<gm::ScalarCounts> device_counts =
+        gpu::DeviceBuffer<gm::ScalarCounts>::allocate_blocking(1);
+    gpu::Event count_start(true), count_stop(true);
+    count_start.record(stream);
+    gm::count_scalars<Fr>(scalar_span, config.scalars, nullptr, n, device_counts.data(), stream);
+    count_stop.record(stream);
+    std::vector<gm::ScalarCounts> counts(1);
+    device_counts.download(counts, stream);
+    stream.synchronize();
+    std::printf("# %s %s 2^%u %s: %llu ones, %llu others, counted in %.2f ms\n", curve, op, log_n,
+                shape.c_str(), (unsigned long long)counts[0].ones,
+                (unsigned long long)counts[0].others,
+                double(gpu::Event::elapsed_ms(count_start, count_stop)));
+    gm::MsmConfig counted_config = config;
+    counted_config.scalar_counts = counts[0];
+    for (const char* method : {"pippenger", "counted", "classified"}) {
       const bool classified = std::string(method) == "classified";
+      const bool counted = std::string(method) == "counted";
       if (classified && !porep) continue;
       const Timing t = time_runs(options.runs, stream, [&] {
         if (classified) {
           gm::msm_with_classification<Curve>(base_span, scalar_span, result.data(), ws, config);
         } else {
-          gm::msm<Curve>(base_span, scalar_span, result.data(), ws, config);
+          gm::msm<Curve>(base_span, scalar_span, result.data(), ws,
+                         counted ? counted_config : config);
         }
       });
       const size_t bytes = classified ? classified_bytes : plain_bytes;

@@ -102,7 +102,8 @@ inline constexpr unsigned kThreadsPerBlock = 128;
 // At most this many (scalar, window) pairs are sorted at once; more windows go to further
 // passes. 2^28 pairs take 4 GiB of keys and values (double-buffered).
 //
-// Every pair is sorted, zero digits included (they sort last), by CUB's radix sort. A counting
+// Every pair is sorted, zero digits included (they sort last), by CUB's radix sort, unless the
+// caller gives MsmConfig::scalar_counts (then zero scalars have no pairs). A counting
 // sort of the non-zero digits alone (per-key counts by warp-aggregated atomics, a prefix sum,
 // a scatter to each key's next free slot) was measured slower on the H200 although PoRep
 // scalars leave six pairs in seven zero: BLS12-381 G1 2^24 porep 37.6 against 36.2 ms, random
@@ -112,7 +113,7 @@ inline constexpr unsigned kThreadsPerBlock = 128;
 // digits and the radix sort of every pair take 5.6 and 6.0 (bench/results/
 // 2026-11-30_h200_7df7aa6_msm_sort_{kernels.txt,radix.json,counting.json}). What the zeros
 // cost is their share of the radix sort: 77% of its pairs for the bench's porep scalars, about
-// 4.3 of 36.2 ms at 2^24.
+// 4.3 of 36.2 ms at 2^24, which the scalar counts take away.
 inline constexpr size_t kSortEntriesPerPass = size_t(1) << 28;
 
 // Accumulation: every thread adds the same number of consecutive sorted entries, whatever the

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "gpu/cuda_check.hpp"
@@ -99,6 +100,7 @@ typename PartitionBuffers<Curve>::Carving PartitionBuffers<Curve>::carve(const P
   take(out.b_scalars, s.b_wires);
   take(out.g1_results, 4);
   take(out.g2_result, 1);
+  take(out.scalar_counts, kCountedQueries);
   // b, c and the synthesis workspace are dead once H is in a, and the MSMs come after it on the
   // same stream: their workspace overlays them (at 2^27 this saves ~8.6 GB per partition, the
   // difference between one and two partitions next to the key on a 141 GB card).
@@ -115,9 +117,11 @@ typename PartitionBuffers<Curve>::Carving PartitionBuffers<Curve>::carve(const P
 
 template <class Curve>
 PartitionBuffers<Curve>::PartitionBuffers(const PartitionShape& shape)
-    : shape_(shape), sums_(1), marks_{Event(true), Event(true), Event(true),
-                                      Event(true), Event(true), Event(true),
-                                      Event(true), Event(true), Event(true)} {
+    : shape_(shape), sums_(1), counts_(kCountedQueries), marks_{Event(true), Event(true),
+                                                                Event(true), Event(true),
+                                                                Event(true), Event(true),
+                                                                Event(true), Event(true),
+                                                                Event(true)} {
   if (shape.key_residency == KeyResidency::kStreamed) copy_stream_.emplace();
 }
 
@@ -235,6 +239,27 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   const bool bellman = key.convention() == KeyConvention::kBellman;
   const size_t a_count = f.a, b_count = f.b1, h_count = f.h;
   auto& marks = buffers.marks();
+  const std::span<const Fr> w(buffers.witness(), n_vars);
+  // A filtered .zkey query reads the witness through its density list, a bellman key's
+  // queries through the circuit's (gathered below); an empty one has no points.
+  const uint32_t* a_index = bellman                           ? circuit.a_wires().data()
+                            : key.a_filtered() && a_count > 0 ? key.a_wires()
+                                                              : nullptr;
+  const uint32_t* b_index = bellman                           ? circuit.b_wires().data()
+                            : key.b_filtered() && b_count > 0 ? key.b_wires()
+                                                              : nullptr;
+
+  // The scalar counts of the A, B and private-wire MSMs, first on the stream (they need the
+  // witness alone), read back on the host before those MSMs are enqueued.
+  msm::ScalarCounts* counts = buffers.device_scalar_counts();
+  msm::count_scalars<Fr>(w, msm::ScalarForm::kCanonical, a_index, a_count, counts + 0, stream);
+  msm::count_scalars<Fr>(w, msm::ScalarForm::kCanonical, b_index, b_count, counts + 1, stream);
+  msm::count_scalars<Fr>(w.subspan(n_public + 1), msm::ScalarForm::kCanonical, nullptr, f.c,
+                         counts + 2, stream);
+  CUDA_CHECK(cudaMemcpyAsync(buffers.scalar_counts(), counts,
+                             PartitionBuffers<Curve>::kCountedQueries * sizeof(msm::ScalarCounts),
+                             cudaMemcpyDeviceToHost, stream));
+  buffers.counts_ready().record(stream);
 
   SynthesisArgs<Fr> args;
   args.stream = stream;
@@ -264,24 +289,30 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   config.copy_stream = buffers.copy_stream();
   config.scalars = msm::ScalarForm::kCanonical;
   const std::span<std::byte> workspace = buffers.msm_workspace();
-  // The plain MSM for every query, porep's mostly-0/1 witnesses included: zero digits sort
-  // last and are never read, the ones fill one bucket that the accumulation spreads over many
-  // threads. Summing the ones apart (msm_with_classification) was 7-9% slower on the H200
-  // (bench/results/2026-11-29_h200_e593945_msm.json: porep G1 2^26 153.6 against 165.2 ms,
-  // G2 2^24 179.0 against 195.0). A streamed key's bases are staged chunk by chunk.
+  // The plain MSM for every query, porep's mostly-0/1 witnesses included: with the scalar
+  // counts, zero scalars have no pairs to sort and ones only window 0's, and the ones fill one
+  // bucket that the accumulation spreads over many threads. Summing the ones apart
+  // (msm_with_classification) was 7-9% slower on the H200 (bench/results/2026-11-29_h200_
+  // e593945_msm.json: porep G1 2^26 153.6 against 165.2 ms, G2 2^24 179.0 against 195.0). A
+  // streamed key's bases are staged chunk by chunk.
   const auto run_msm = [&]<class C>(std::span<const ec::Affine<C>> bases,
                                     std::span<const Fr> scalars, ec::Jacobian<C>* result,
-                                    const uint32_t* scalar_index = nullptr) {
+                                    const uint32_t* scalar_index,
+                                    std::optional<msm::ScalarCounts> counts) {
     msm::MsmConfig c = config;
     c.scalar_index = scalar_index;
+    c.scalar_counts = counts;
     msm::msm<C>(bases, scalars, result, workspace, c);
   };
-  const std::span<const Fr> w(buffers.witness(), n_vars);
+  G1J* g1 = buffers.g1_results();
+  // H first: its scalars are dense, and the GPU runs it while the host waits for the counts.
+  config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
+  run_msm.template operator()<G1C>({key.h(), h_count}, std::span<const Fr>(buffers.a(), h_count),
+                                   g1 + 3, nullptr, std::nullopt);
+  marks[4].record(stream);
+  config.scalars = msm::ScalarForm::kCanonical;
+
   std::span<const Fr> a_scalars = w, b_scalars = w;
-  // A filtered .zkey query reads the witness through its density list; an empty one has no
-  // points and takes no scalars.
-  const uint32_t* a_index = key.a_filtered() && a_count > 0 ? key.a_wires() : nullptr;
-  const uint32_t* b_index = key.b_filtered() && b_count > 0 ? key.b_wires() : nullptr;
   if (key.a_filtered() && a_count == 0) a_scalars = {};
   if (key.b_filtered() && b_count == 0) b_scalars = {};
   if (bellman) {  // the values of the density lists' wires (still canonical)
@@ -289,19 +320,19 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
     gather(circuit.b_wires().data(), b_count, buffers.witness(), buffers.b_scalars(), stream);
     a_scalars = {buffers.a_scalars(), a_count};
     b_scalars = {buffers.b_scalars(), b_count};
+    a_index = b_index = nullptr;  // gathered
   }
-  G1J* g1 = buffers.g1_results();
-  run_msm.template operator()<G1C>({key.a(), a_count}, a_scalars, g1 + 0, a_index);
-  marks[4].record(stream);
-  run_msm.template operator()<G1C>({key.b1(), b_count}, b_scalars, g1 + 1, b_index);
+  buffers.counts_ready().synchronize();
+  const msm::ScalarCounts* counted = buffers.scalar_counts();
+  run_msm.template operator()<G1C>({key.a(), a_count}, a_scalars, g1 + 0, a_index, counted[0]);
   marks[5].record(stream);
-  run_msm.template operator()<G2C>({key.b2(), b_count}, b_scalars, buffers.g2_result(), b_index);
+  run_msm.template operator()<G1C>({key.b1(), b_count}, b_scalars, g1 + 1, b_index, counted[1]);
   marks[6].record(stream);
-  run_msm.template operator()<G1C>({key.c(), f.c}, w.subspan(n_public + 1), g1 + 2);
+  run_msm.template operator()<G2C>({key.b2(), b_count}, b_scalars, buffers.g2_result(), b_index,
+                                   counted[1]);
   marks[7].record(stream);
-  config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
-  run_msm.template operator()<G1C>({key.h(), h_count}, std::span<const Fr>(buffers.a(), h_count),
-                                   g1 + 3);
+  run_msm.template operator()<G1C>({key.c(), f.c}, w.subspan(n_public + 1), g1 + 2, nullptr,
+                                   counted[2]);
 
   // Into pinned memory, so that the copies are asynchronous and this returns at once.
   groth16::MsmSums<Curve>& sums = buffers.sums();
@@ -345,11 +376,11 @@ groth16::ProveResult<Curve> finish_partition(const DeviceProvingKey<Curve>& key,
   t.witness_check_ms = gpu_ms(0, 1);
   t.abc_ms = gpu_ms(1, 2);
   t.h_ms = gpu_ms(2, 3);
-  t.msm_a_ms = gpu_ms(3, 4);
-  t.msm_b1_ms = gpu_ms(4, 5);
-  t.msm_b2_ms = gpu_ms(5, 6);
-  t.msm_c_ms = gpu_ms(6, 7);
-  t.msm_h_ms = gpu_ms(7, 8);
+  t.msm_h_ms = gpu_ms(3, 4);  // H first (enqueue_compute)
+  t.msm_a_ms = gpu_ms(4, 5);
+  t.msm_b1_ms = gpu_ms(5, 6);
+  t.msm_b2_ms = gpu_ms(6, 7);
+  t.msm_c_ms = gpu_ms(7, 8);
   t.epilogue_ms = epilogue_ms;
   if (stage_times != nullptr) {
     *stage_times = {t.witness_check_ms, t.abc_ms,    t.h_ms,      t.msm_a_ms,

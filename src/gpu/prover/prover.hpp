@@ -4,12 +4,16 @@
 // matrices).
 //
 //   stage      the pinned witness → device (standard form: canonical scalars)
+//   counts     how many of the A, B and private-wire scalars are 1 and how many neither 0 nor
+//              1 (msm::count_scalars), copied to pinned memory
 //   synthesis  a, b, c from the resident matrices (device_circuit.hpp)
 //   H          the GPU NTT's H (gpu/ntt/ntt.hpp), in place in a: the odd-coset scalars
 //              (snarkjs) or the n − 1 coefficients of h (bellman)
-//   MSMs       A, B1, C/L, H on G1 and B2 on G2, signed-digit Pippenger (gpu/msm/msm.hpp:
-//              zero digits skipped, porep's ones spread over many threads); witness scalars
-//              are read canonical, the H scalars Montgomery. A bellman key's A and B queries cover
+//   MSMs       H, then A, B1, B2, C/L: H on dense scalars; the others, once the counts are on
+//              the host (read while the GPU runs the stages before), sort only the pairs of
+//              their ones and others (msm::MsmConfig::scalar_counts: a porep witness is 90%
+//              zeros and ones). Signed-digit Pippenger (gpu/msm/msm.hpp); witness scalars are
+//              read canonical, the H scalars Montgomery. A bellman key's A and B queries cover
 //              the wires of non-zero polynomials only: their scalars are gathered first; a
 //              .zkey's filtered queries (zkey_density) read theirs through the key's lists
 //   epilogue   on the host, the CPU provers' own (groth16/epilogue.hpp)
@@ -26,7 +30,8 @@
 // compute under its compute lock, finish with no lock; DESIGN.md §2.1):
 //   check_partition   everything that can be wrong, refused before anything is enqueued
 //   enqueue_stage     the witness upload                        (enqueue only)
-//   enqueue_compute   synthesis, H, the MSMs, the sums' download (enqueue only)
+//   enqueue_compute   the counts, synthesis, H and its MSM, then (waiting for the counts,
+//                     this partition's own event) the other MSMs and the sums' download
 //   finish_partition  once the stream reached the end of enqueue_compute's work: the epilogue
 //                     and the optional self-verification
 // prove() runs them in order.
@@ -39,6 +44,7 @@
 #include <span>
 
 #include "gpu/device_memory.hpp"
+#include "gpu/msm/msm.hpp"
 #include "gpu/ntt/ntt.hpp"
 #include "gpu/prover/device_circuit.hpp"
 #include "gpu/prover/device_proving_key.hpp"
@@ -111,12 +117,19 @@ class PartitionBuffers {
     std::span<std::byte> synthesis_workspace, msm_workspace;
     G1J* g1_results = nullptr;
     G2J* g2_result = nullptr;
+    msm::ScalarCounts* scalar_counts = nullptr;  // A, B, private wires
     size_t bytes = 0;
   };
   static Carving carve(const PartitionShape& shape, std::byte* base);
 
   // Host side: the downloaded sums (pinned) and the stage boundaries (timing events).
   groth16::MsmSums<Curve>& sums() const { return *sums_.data(); }
+  // The scalar counts of A, B and the private wires as downloaded (pinned), and the event after
+  // their download.
+  static constexpr size_t kCountedQueries = 3;
+  msm::ScalarCounts* scalar_counts() const { return counts_.data(); }
+  msm::ScalarCounts* device_scalar_counts() const { return d_.scalar_counts; }
+  Event& counts_ready() { return counts_ready_; }
   static constexpr size_t kMarks = 9;
   std::array<Event, kMarks>& marks() { return marks_; }
   // The stream a streamed key's bases are copied on (null for a device-resident key).
@@ -128,6 +141,8 @@ class PartitionBuffers {
   DeviceBuffer<std::byte> block_;  // owning buffers only
   Carving d_;
   PinnedBuffer<groth16::MsmSums<Curve>> sums_;
+  PinnedBuffer<msm::ScalarCounts> counts_;
+  Event counts_ready_;
   std::array<Event, kMarks> marks_;
   std::optional<Stream> copy_stream_;  // streamed keys only
 };
@@ -167,8 +182,10 @@ void check_partition(const DeviceCircuit<typename Curve::Fr>& circuit,
                      const PinnedWitness<typename Curve::Fr>& witness,
                      const PartitionBuffers<Curve>& buffers);
 
-// Enqueue only (no allocation, no synchronization). The pinned witness must stay untouched
-// until the stream has passed the upload; the buffers until it has passed the download.
+// No allocation. enqueue_stage only enqueues; enqueue_compute waits once, on its own event (the
+// scalar counts, which follow the upload), after enqueueing the stages up to the H MSM. The
+// pinned witness must stay untouched until the stream has passed the upload; the buffers until
+// it has passed the download.
 template <class Curve>
 void enqueue_stage(const PinnedWitness<typename Curve::Fr>& witness,
                    PartitionBuffers<Curve>& buffers, const Stream& stream);
