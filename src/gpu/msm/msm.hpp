@@ -86,8 +86,9 @@ struct MsmConfig {
   // msm only, optional: how many of the scalars are 1 and how many neither 0 nor 1 (host
   // values, read when msm is called; count_scalars finds them). With them only the pairs those
   // scalars can have are written and sorted: none for a zero, window 0's for a one, every
-  // window's for the others (zero digits of the others still take a slot). A PoRep witness,
-  // 90% zeros and ones, then sorts about a seventh of the pairs. Counts above the true ones
+  // window's for the others (zero digits of the others still take a slot), in each sort pass
+  // where that is at most kCompactPairsShare of the pairs (tuning.hpp). A PoRep witness, 90%
+  // zeros and ones, then sorts about a seventh of the pairs. Counts above the true ones
   // only cost time; counts below them leave scalars out of the sum (the sum is then wrong,
   // but nothing is written outside the workspace).
   std::optional<ScalarCounts> scalar_counts;

@@ -268,14 +268,18 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       size_t per_thread = plan.entries_per_thread;
       const uint64_t* chunk_scalars = canonical + first * Fr::kLimbs;
       size_t temp_bytes = l.sort_temp.bytes;
+      // The pairs the counts allow (at least one slot, so that every launch has a thread).
+      size_t compact_entries = entries;
       if (compact) {
-        // The pairs the counts allow (at least one slot, so that every launch has a thread),
-        // the unwritten ones keeping the filler key, which sorts after every real key; the
-        // accumulation's threads are re-spread over them.
         const uint64_t ones = std::min<uint64_t>(config.scalar_counts->ones, size);
         const uint64_t others = std::min<uint64_t>(config.scalar_counts->others, size);
-        entries = std::clamp<size_t>(
+        compact_entries = std::clamp<size_t>(
             (first_window == 0 ? ones : 0) + others * layout.windows_in_pass, 1, entries);
+      }
+      if (compact && double(compact_entries) <= kCompactPairsShare * double(entries)) {
+        // The unwritten slots keep the filler key, which sorts after every real key; the
+        // accumulation's threads are re-spread over the pairs.
+        entries = compact_entries;
         per_thread = plan.entries_per_thread_for(entries, config.accumulate_threads != 0
                                                               ? config.accumulate_threads
                                                               : kAccumulateThreads);
@@ -567,7 +571,8 @@ void count_scalars(std::span<const Fr> scalars, ScalarForm form, const uint32_t*
   CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(ScalarCounts), stream));
   if (n == 0) return;
   auto* words = reinterpret_cast<unsigned long long*>(out);
-  kernels::count_scalar_classes<Fr><<<kernels::blocks_for(n), kThreadsPerBlock, 0, stream>>>(
+  const unsigned blocks = std::min(kernels::blocks_for(n), kernels::kCountBlocks);
+  kernels::count_scalar_classes<Fr><<<blocks, kThreadsPerBlock, 0, stream>>>(
       scalars.data(), index, n, form == ScalarForm::kMontgomery, words, words + 1);
   CUZK_CHECK_LAUNCH();
 }

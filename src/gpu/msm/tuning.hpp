@@ -116,6 +116,14 @@ inline constexpr unsigned kThreadsPerBlock = 128;
 // 4.3 of 36.2 ms at 2^24, which the scalar counts take away.
 inline constexpr size_t kSortEntriesPerPass = size_t(1) << 28;
 
+// MsmConfig::scalar_counts: a pass writes and sorts only the pairs the counts allow when they
+// are at most this share of its pairs; above it, every pair as without counts (the prefix sum
+// of the pair counts and the filler cost more than the sort saves). Measured on the H200
+// (bench/results/2026-11-30_h200_77e54ae_msm_counted.json, the compact path on every pass):
+// porep scalars (the pairs' share 0.23) BLS12-381 G1 2^26 128.2 → 114.6 ms, BN254 70.3 → 59.7,
+// G2 2^24 99.9 → 97.0; random scalars (share 1) G1 2^26 393.1 → 400.8, G2 2^24 350.2 → 355.7.
+inline constexpr double kCompactPairsShare = 2.0 / 3.0;
+
 // Accumulation: every thread adds the same number of consecutive sorted entries, whatever the
 // buckets' lengths (a bucket holding half the points is split over many threads, so skewed
 // scalars do not serialize). The count aims at about kAccumulateThreads threads, with at least
