@@ -334,7 +334,7 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   run_msm.template operator()<G1C>({key.c(), f.c}, w.subspan(n_public + 1), g1 + 2, nullptr,
                                    counted[2]);
 
-  // Into pinned memory, so that the copies are asynchronous and this returns at once.
+  // Into pinned memory, so that the copies are asynchronous and nothing more waits here.
   groth16::MsmSums<Curve>& sums = buffers.sums();
   CUDA_CHECK(cudaMemcpyAsync(&sums.a, g1 + 0, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaMemcpyAsync(&sums.b1, g1 + 1, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
