@@ -169,26 +169,45 @@ TEST(EngineSim, CancelQueuedAndRunningJobs) {
 }
 
 TEST(EngineSim, CriticalOvertakesQueuedNormalJobs) {
+  using Clock = std::chrono::steady_clock;
   SimOptions s = small_sim(50.0);  // 1 ms of kernels per partition, 2 GPUs
   auto e = make_sim_engine(small_engine(2), s, 1);
   std::vector<JobId> normal;
-  for (int i = 0; i < 400; ++i)
+  std::vector<Clock::time_point> submitted;
+  for (int i = 0; i < 400; ++i) {
+    submitted.push_back(Clock::now());
     normal.push_back(e.engine->submit(job("key0", {"n" + std::to_string(i)})));
+  }
   const size_t queued = e.engine->status().queued_by_priority[size_t(Priority::kNormal)];
+  const Clock::time_point critical_submitted = Clock::now();
   const JobId critical = e.engine->submit(job("key0", {"critical"}, Priority::kCritical));
   const JobResult c = e.engine->await(critical, 60s);
   ASSERT_EQ(c.state, JobState::kSucceeded);
   ASSERT_TRUE(e.engine->wait_idle(60s));
-  size_t after = 0;
-  for (JobId id : normal) after += e.engine->await(id, 1ms).completion_seq > c.completion_seq;
+  // When a worker took each job: its submission plus its queue time (the host's submission
+  // time is a little earlier than the engine's, so these are a little early too).
+  const auto taken_at = [](Clock::time_point at, const JobResult& r) {
+    return at + std::chrono::duration_cast<Clock::duration>(
+                    std::chrono::duration<double, std::milli>(r.timings.sum.queue_ms));
+  };
+  const Clock::time_point critical_taken = taken_at(critical_submitted, c);
+  size_t taken_meanwhile = 0, finished_after = 0;
+  for (size_t i = 0; i < normal.size(); ++i) {
+    const JobResult r = e.engine->await(normal[i], 1ms);
+    const Clock::time_point t = taken_at(submitted[i], r);
+    taken_meanwhile += t > critical_submitted && t < critical_taken;
+    finished_after += r.completion_seq > c.completion_seq;
+  }
   std::printf(
-      "[engine] CRITICAL behind %zu queued NORMAL jobs finished before %zu of the 400 "
-      "(queue wait %.2f ms)\n",
-      queued, after, c.timings.sum.queue_ms);
+      "[engine] CRITICAL behind %zu queued NORMAL jobs: taken after %.2f ms in the queue, "
+      "%zu NORMAL jobs taken meanwhile; it finished before %zu of the 400\n",
+      queued, c.timings.sum.queue_ms, taken_meanwhile, finished_after);
   ASSERT_GE(queued, 100u) << "the NORMAL queue drained before the CRITICAL job was submitted";
-  // Partitions in flight when it arrived (≤ 4 workers) and those other workers finish while it
-  // runs may complete first; every other queued NORMAL job must finish after it.
-  EXPECT_GE(after + 16, queued) << "the CRITICAL job did not overtake the queue";
+  // The next free worker takes it: only workers that freed up while it was being queued (≤ 4
+  // here, with a little slack for the timestamps) may take NORMAL jobs first. How many NORMAL
+  // jobs finish before it depends on how fast its own partition runs on a loaded host (the
+  // other workers keep going), so that is reported, not checked.
+  EXPECT_LE(taken_meanwhile, 8u) << "the CRITICAL job did not overtake the queue";
   expect_nothing_held(e, "after the overtaking run");
 }
 
