@@ -38,7 +38,9 @@
 #                the warm-up) under Nsight Compute with the clocks left alone, summed by kernel
 #                name: $OUT/msm_kernels_<shape>.csv (raw) and $OUT/msm_kernels.txt (summary);
 #                MSM_SHAPES (default random porep) and MSM_WINDOWS (window widths, default 0:
-#                tuned; others add _c<c> to the file names) select the cases
+#                tuned; others add _c<c> to the file names) select the cases; MSM_SHIFTED=1 adds
+#                msm_shifted at the tuned table window (MSM 2 and 3 of each size, the table's
+#                making before them)
 #   engine-pinned the engine with the key in pinned host memory and with it in VRAM, 2^LOG_N
 #                porep partitions (default 24), K = 2: $OUT/engine_<tier>_2p<LOG_N>.json
 #
@@ -168,7 +170,8 @@ for step in "$@"; do
           name=msm_kernels_$shape$([[ $c == 0 ]] || echo "_c$c")
           "$ncu_bin" --clock-control none --metrics gpu__time_duration.sum --csv \
             "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 "$log" --g2 $((log - 2)) \
-            --curves bls12_381 --shapes $shape --runs 1 --no-shifted --window "$c" \
+            --curves bls12_381 --shapes $shape --runs 1 --window "$c" \
+            $([[ ${MSM_SHIFTED:-0} == 1 ]] || echo --no-shifted) \
             >"$OUT/$name.csv" 2>"$OUT/$name.log" || status=1
         done
       done

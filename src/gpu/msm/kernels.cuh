@@ -57,10 +57,21 @@ __global__ void to_canonical(const Fr* in, const uint32_t* index, bool montgomer
   out[i] = montgomery ? in[j].to_int() : reinterpret_cast<const typename Fr::Int*>(in)[j];
 }
 
-template <class Point>
-__global__ void fill_infinity(Point* points, size_t count) {
-  const size_t i = thread_index();
-  if (i < count) points[i] = Point::infinity();
+// points[0, count) = Point::infinity(), stored as Word-sized pieces of the point so that
+// consecutive threads write consecutive words (a thread per point wrote 4- to 8-byte pieces a
+// point apart: ~300 GB/s, 3.9 ms for the 2^19·13 buckets of a G1 MSM at c = 20). The launch's
+// thread count must be a multiple of the words per point (fill_infinity in msm_impl.cuh), so
+// that each thread stores the same word of every point it reaches.
+template <class Point, class Word>
+__global__ void fill_infinity_words(Point* points, size_t count) {
+  static_assert(sizeof(Point) % sizeof(Word) == 0);
+  constexpr size_t kWords = sizeof(Point) / sizeof(Word);
+  const size_t first = thread_index();
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  const Point infinity = Point::infinity();
+  const Word word = reinterpret_cast<const Word*>(&infinity)[first % kWords];
+  Word* out = reinterpret_cast<Word*>(points);
+  for (size_t i = first; i < count * kWords; i += stride) out[i] = word;
 }
 
 // With `device_count`, entries from *device_count on are zero digits; with `index_map`, entry

@@ -41,6 +41,26 @@ T* carve(std::span<std::byte> workspace, Region region) {
   return reinterpret_cast<T*>(workspace.data() + region.offset);
 }
 
+// Enqueues points[0, count) = infinity: 16-byte stores where the points are 16-byte aligned
+// (the workspace's regions), 8-byte ones otherwise (a caller's output point).
+template <class Point>
+void fill_infinity(Point* points, size_t count, cudaStream_t stream) {
+  constexpr size_t kMaxBlocksPerWord = 1024;  // then each thread loops
+  const auto launch = [&](auto word) {
+    using Word = decltype(word);
+    constexpr size_t kWords = sizeof(Point) / sizeof(Word);
+    const size_t blocks_per_word = std::min(div_up(count, kThreadsPerBlock), kMaxBlocksPerWord);
+    kernels::fill_infinity_words<Point, Word>
+        <<<unsigned(kWords * blocks_per_word), kThreadsPerBlock, 0, stream>>>(points, count);
+  };
+  if (reinterpret_cast<uintptr_t>(points) % sizeof(uint4) == 0) {
+    launch(uint4{});
+  } else {
+    launch(uint64_t{});
+  }
+  CUZK_CHECK_LAUNCH();
+}
+
 inline void check_workspace(const char* what, std::span<std::byte> workspace, size_t needed) {
   if (workspace.size() < needed) {
     CUZK_INVALID_INPUT(std::string(what) + ": workspace of " + std::to_string(workspace.size()) +
@@ -226,15 +246,11 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   }
   Xyzz* buckets = carve<Xyzz>(workspace, l.buckets);
   const size_t bucket_count = size_t(plan.bucket_sets) * plan.buckets_per_window;
-  kernels::fill_infinity<Xyzz>
-      <<<blocks_for(bucket_count), kThreadsPerBlock, 0, stream>>>(buckets, bucket_count);
-  CUZK_CHECK_LAUNCH();
+  fill_infinity(buckets, bucket_count, stream);
   Xyzz* run_sums = buckets;
   if (plan.merged_passes) {
     run_sums = carve<Xyzz>(workspace, l.run_sums);
-    kernels::fill_infinity<Xyzz><<<blocks_for(plan.pass_buckets()), kThreadsPerBlock, 0, stream>>>(
-        run_sums, plan.pass_buckets());
-    CUZK_CHECK_LAUNCH();
+    fill_infinity(run_sums, plan.pass_buckets(), stream);
   }
 
   uint32_t* keys[2] = {carve<uint32_t>(workspace, l.keys[0]),
@@ -369,8 +385,7 @@ void run_selection(const ec::Affine<Curve>* bases, size_t n, const uint64_t* sel
   Xyzz* partials[2] = {carve<Xyzz>(workspace, l.partials[0]),
                        carve<Xyzz>(workspace, l.partials[1])};
   if (n == 0) {
-    kernels::fill_infinity<Xyzz><<<1, 1, 0, stream>>>(out, 1);
-    CUZK_CHECK_LAUNCH();
+    fill_infinity(out, 1, stream);
     return;
   }
   const bool pinned = config.bases == Location::kPinnedHost;
