@@ -88,9 +88,11 @@ struct MsmConfig {
   // scalars can have are written and sorted: none for a zero, window 0's for a one, every
   // window's for the others (zero digits of the others still take a slot), in each sort pass
   // where that is at most kCompactPairsShare of the pairs (tuning.hpp). A PoRep witness, 90%
-  // zeros and ones, then sorts about a seventh of the pairs. Counts above the true ones
-  // only cost time; counts below them leave scalars out of the sum (the sum is then wrong,
-  // but nothing is written outside the workspace).
+  // zeros and ones, then sorts about a seventh of the pairs. They also pick the window: from
+  // the sparse table (tuning.hpp) when at most half of the scalars are neither 0 nor 1, from
+  // the dense one otherwise and without counts. Counts above the true ones only cost time;
+  // counts below them leave scalars out of the sum (the sum is then wrong, but nothing is
+  // written outside the workspace). msm_workspace_bytes without counts covers either window.
   std::optional<ScalarCounts> scalar_counts;
 };
 

@@ -124,8 +124,16 @@ constexpr Group group_of() {
   return quadratic ? Group::kG2 : Group::kG1;
 }
 
+// The window table of a plain msm (tuning.hpp): sparse when the caller's counts say that at
+// most half of the scalars are neither 0 nor 1, dense otherwise and without counts. Like the
+// compact pairs, for msm alone (not the classified path's MSM of the others, nor msm_shifted).
+inline ScalarDensity density_of(size_t n, const std::optional<ScalarCounts>& counts) {
+  return counts ? density_for(n, counts->others) : ScalarDensity::kDense;
+}
+
 template <class Curve>
-MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0) {
+MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
+                   ScalarDensity density = ScalarDensity::kDense) {
   const bool pinned = config.bases == Location::kPinnedHost;
   MsmSetup s;
   PlanRequest request;
@@ -140,6 +148,7 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0) {
   if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
   if (config.partials_per_thread != 0) request.partials_per_thread = config.partials_per_thread;
   request.group = group_of<Curve>();
+  request.density = density;
   s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
   LayoutBuilder builder;
   s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan),
@@ -224,7 +233,12 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   check_stream("gpu msm", config);
   const unsigned min_blocks = accumulate_min_blocks(config);
   const bool shared_sums = config.accumulate_sums == SumStorage::kShared;
-  const MsmSetup setup = setup_msm<Curve>(n, config, shifted_c);
+  // The scalar counts (compact pairs, the sparse window table): plain msm only, not the
+  // classified path's index map nor a shifted table.
+  const bool counted = config.scalar_counts.has_value() && index_map == nullptr && shifted_c == 0;
+  const MsmSetup setup =
+      setup_msm<Curve>(n, config, shifted_c,
+                       counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense);
   const MsmPlan& plan = setup.plan;
   const MsmLayout& l = setup.layout;
   check_workspace("gpu msm", workspace, l.total);
@@ -265,9 +279,6 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   void* sort_temp = carve<void>(workspace, l.sort_temp);
 
   const bool pinned = config.bases == Location::kPinnedHost;
-  // Compact pairs (MsmConfig::scalar_counts): plain msm only, not the classified path's
-  // index map nor a shifted table.
-  const bool compact = config.scalar_counts.has_value() && index_map == nullptr && shifted_c == 0;
   ChunkStager stager(config, carve<std::byte>(workspace, l.staging[0]),
                      carve<std::byte>(workspace, l.staging[1]), pinned);
   for (size_t chunk = 0; chunk < plan.chunks; ++chunk) {
@@ -286,13 +297,13 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       size_t temp_bytes = l.sort_temp.bytes;
       // The pairs the counts allow (at least one slot, so that every launch has a thread).
       size_t compact_entries = entries;
-      if (compact) {
+      if (counted) {
         const uint64_t ones = std::min<uint64_t>(config.scalar_counts->ones, size);
         const uint64_t others = std::min<uint64_t>(config.scalar_counts->others, size);
         compact_entries = std::clamp<size_t>(
             (first_window == 0 ? ones : 0) + others * layout.windows_in_pass, 1, entries);
       }
-      if (compact && double(compact_entries) <= kCompactPairsShare * double(entries)) {
+      if (counted && double(compact_entries) <= kCompactPairsShare * double(entries)) {
         // The unwritten slots keep the filler key, which sorts after every real key; the
         // accumulation's threads are re-spread over the pairs.
         entries = compact_entries;
@@ -452,9 +463,15 @@ ClassifiedLayout layout_classified(size_t n, const MsmConfig& config) {
 
 }  // namespace detail
 
+// With counts, the layout of the window they choose; without them, room for either table,
+// so that a caller may size the workspace once and pass counts at each call.
 template <class Curve>
 size_t msm_workspace_bytes(size_t n, const MsmConfig& config) {
-  return detail::setup_msm<Curve>(n, config).layout.total;
+  const auto total = [&](ScalarDensity density) {
+    return detail::setup_msm<Curve>(n, config, 0, density).layout.total;
+  };
+  if (config.scalar_counts) return total(detail::density_of(n, config.scalar_counts));
+  return std::max(total(ScalarDensity::kDense), total(ScalarDensity::kSparse));
 }
 
 template <class Curve>

@@ -66,7 +66,8 @@ struct PlanRequest {
   bool shifted = false;
   size_t accumulate_threads = kAccumulateThreads;   // aimed-at threads per accumulation launch
   size_t partials_per_thread = kPartialsPerThread;  // at least 2
-  Group group = Group::kG1;                         // picks the window table
+  Group group = Group::kG1;                         // with density, picks the window table
+  ScalarDensity density = ScalarDensity::kDense;
 };
 
 inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& request) {
@@ -83,7 +84,7 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   plan.shifted = shifted;
   plan.c = window_bits != 0 ? window_bits
            : shifted        ? shifted_window_bits_for(n, scalar_bits)
-                            : window_bits_for(n, request.group);
+                            : window_bits_for(n, request.group, request.density);
   const unsigned max_bits = shifted ? kMaxShiftedWindowBits : kMaxWindowBits;
   if (plan.c < kMinWindowBits || plan.c > max_bits) {
     CUZK_INVALID_INPUT("gpu msm: window of " + std::to_string(plan.c) + " bits; supported are " +

@@ -6,25 +6,29 @@
 //   reduction     W·2^(c−1)·2 full additions (12M + 2S) in parallel segments
 //   sorting       W·n (key, value) pairs of 32 + 32 bits, radix over ⌈log2 W⌉ + c + 1 bits
 // W falls only at some widths (255-bit scalars: 16 windows for c = 16 and 17, 15 for 18, 14 for
-// 19, 13 for 20), and the reduction grows as 2^c. Measured on the H200 (kernel times of
-// G1 2^26 random, BLS12-381: c = 16 accumulation 461 ms, reduction 1.5; c = 20 accumulation 401,
-// reduction 12.5 plus 3.9 to fill the buckets), a bucket costs about five mixed additions, so
-// wide windows pay from about 2^25 points on. Below 2^22 the table follows the model (c ≈
-// log2 n − 8); from 2^22 up it is measured (bench/results/2026-11-30_h200_03e96e6_msm_window_
-// sweep.json, both curves, random and porep-like scalars, sums as tuned below):
-//   G1 2^22: c = 16 best (BLS12-381 39.0 ms; 18: 40.3, 20: 46.4)
-//   G1 2^24: random scalars gain 3% at c = 20 (125.3 against 129.5) but porep-like ones lose
-//            20% (48.1 against 40.0: their non-zero digits are few, the buckets many): c = 16
-//   G1 2^26: c = 20 best for both shapes: BLS12-381 random 447.2 against 481.9, porep 138.2
-//            against 144.2; BN254 random 189.1 against 218.6, porep 70.5 against 73.9
-//   G2 2^22, 2^24 (c = 15..18): c = 16 (BLS12-381 169.0, 597.5 ms; 17 is 2% better at 2^24
-//            random and 4% worse for porep-like scalars; BN254 within 2%)
-//   G1 2^27 porep-like (bench/results/2026-11-30_h200_f9f5964_msm_wide_windows.json): c = 20
-//            261.4 ms against 277.6 at 18 (classified 285.4 against 300.5)
-//   G2 2^26: random scalars gain 13% at c = 20 (2034 against 2328 ms at 16), porep-like ones
-//            lose 3% (609.7 against 593.1); the G2 MSMs of a prover have porep-like scalars, so
-//            G2 stays at 16
-// 2^25 lies between measured sizes and takes 19 (W = 14).
+// 19, 13 for 20), and the reduction grows as 2^c, a bucket costing a few mixed additions. How
+// many additions the accumulation has depends on the scalars, so there are two tables:
+// dense scalars (random, full width: W non-zero digits each) and sparse ones (mostly 0 and 1, a
+// PoRep witness: few non-zero digits, so the per-bucket costs weigh more and narrower windows
+// pay). An msm takes the sparse table when the caller's MsmConfig::scalar_counts say that at
+// most half of the scalars are neither 0 nor 1, the dense one otherwise (and without counts).
+// Below 2^21 both follow the model (c ≈ log2 n − 8). Measured on the H200:
+//   dense (bench/results/2026-11-30_h200_c7be5f7_msm_dense_window_sweep.json, random scalars,
+//   c = 14..20, after the buckets' fill became 16-byte stores: 0.4 ms instead of 3.9 at c = 20):
+//     G1 BLS12-381 2^21 c = 16 20.1 ms (17: 20.4, 20: 26.3); 2^22 c = 17 34.0 (16: 34.3);
+//        2^23 c = 19 60.6 (16: 62.5, 20: 61.4); 2^24 c = 20 107.8 (16: 119.0, 19: 110.2);
+//        2^25 c = 20 201.1 (19: 210.2); BN254 2^22 c = 16 16.4 (20: 19.0), 2^24 c = 20 52.6
+//        (16: 56.2); 2^26 c = 20 (BLS12-381 447.2 against 481.9 at 16, ..._03e96e6_msm_window_
+//        sweep.json)
+//     G2 BLS12-381 2^22 c = 16 102.3 (18: 106.8, 20: 118.1); 2^24 c = 20 330.2 (16: 350.0);
+//        BN254 2^22 c = 16 57.8 (20: 66.3), 2^24 c = 20 178.7 (16: 188.0); 2^26 c = 20 (2034
+//        against 2328 ms at 16); 2^23 lies between measured sizes and takes 18
+//   sparse (porep-like: 40% zeros, 40% ones; bench/results/2026-11-30_h200_03e96e6_msm_window_
+//   sweep.json and ..._f9f5964_msm_wide_windows.json):
+//     G1 2^22 c = 16; 2^24 c = 16 (40.0 ms against 48.1 at 20); 2^26 c = 20 (BLS12-381 138.2
+//        against 144.2, BN254 70.5 against 73.9); 2^27 c = 20 (261.4 against 277.6 at 18);
+//        2^25 lies between measured sizes and takes 19
+//     G2 c = 16 from 2^22 on (2^26: 593.1 ms against 609.7 at 20)
 
 #include <bit>
 #include <cstddef>
@@ -51,24 +55,43 @@ struct WindowTuningEntry {
 // to 4.9 times as much, which moves the balance between accumulation and reduction.
 enum class Group { kG1, kG2 };
 
-inline constexpr WindowTuningEntry kWindowTableG1[] = {
+// Which table a plain msm's window comes from (see the top of this file).
+enum class ScalarDensity { kDense, kSparse };
+
+inline constexpr WindowTuningEntry kWindowTableG1Dense[] = {
+    {4, 3},   {8, 5},   {10, 7},  {12, 8},  {14, 9},  {16, 10},
+    {18, 11}, {20, 13}, {22, 16}, {23, 19}, {64, 20},
+};
+inline constexpr WindowTuningEntry kWindowTableG1Sparse[] = {
     {4, 3},   {8, 5},   {10, 7},  {12, 8},  {14, 9},  {16, 10},
     {18, 11}, {20, 13}, {22, 16}, {24, 16}, {25, 19}, {64, 20},
 };
-inline constexpr WindowTuningEntry kWindowTableG2[] = {
+inline constexpr WindowTuningEntry kWindowTableG2Dense[] = {
+    {4, 3},   {8, 5},   {10, 7},  {12, 8},  {14, 9},  {16, 10},
+    {18, 11}, {20, 13}, {22, 16}, {23, 18}, {64, 20},
+};
+inline constexpr WindowTuningEntry kWindowTableG2Sparse[] = {
     {4, 3}, {8, 5}, {10, 7}, {12, 8}, {14, 9}, {16, 10}, {18, 11}, {20, 13}, {64, 16},
 };
 
-// The window width for n points of `group`, from its table.
-constexpr unsigned window_bits_for(size_t n, Group group) {
+// The table of an msm whose caller counted `others` scalars neither 0 nor 1 among n.
+constexpr ScalarDensity density_for(size_t n, uint64_t others) {
+  return 2 * others <= n ? ScalarDensity::kSparse : ScalarDensity::kDense;
+}
+
+// The window width for n points of `group` with scalars of `density`, from its table.
+constexpr unsigned window_bits_for(size_t n, Group group, ScalarDensity density) {
   const unsigned log_n = n <= 1 ? 0 : unsigned(std::bit_width(n - 1));  // ⌈log2 n⌉
+  const bool dense = density == ScalarDensity::kDense;
   const std::span<const WindowTuningEntry> table =
-      group == Group::kG1 ? std::span<const WindowTuningEntry>(kWindowTableG1)
-                          : std::span<const WindowTuningEntry>(kWindowTableG2);
+      group == Group::kG1 ? (dense ? std::span<const WindowTuningEntry>(kWindowTableG1Dense)
+                                   : std::span<const WindowTuningEntry>(kWindowTableG1Sparse))
+                          : (dense ? std::span<const WindowTuningEntry>(kWindowTableG2Dense)
+                                   : std::span<const WindowTuningEntry>(kWindowTableG2Sparse));
   for (const WindowTuningEntry& entry : table) {
     if (log_n <= entry.max_log_size) return entry.window_bits;
   }
-  return 16;
+  return kMaxWindowBits;
 }
 
 // The window width for n points with shifted bases (msm_shifted). All windows share one set of
