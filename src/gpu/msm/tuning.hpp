@@ -7,12 +7,16 @@
 //   sorting       W·n (key, value) pairs of 32 + 32 bits, radix over ⌈log2 W⌉ + c + 1 bits
 // W falls only at some widths (255-bit scalars: 16 windows for c = 16 and 17, 15 for 18, 14 for
 // 19, 13 for 20), and the reduction grows as 2^c, a bucket costing a few mixed additions. How
-// many additions the accumulation has depends on the scalars, so there are two tables:
-// dense scalars (random, full width: W non-zero digits each) and sparse ones (mostly 0 and 1, a
-// PoRep witness: few non-zero digits, so the per-bucket costs weigh more and narrower windows
-// pay). An msm takes the sparse table when the caller's MsmConfig::scalar_counts say that at
-// most half of the scalars are neither 0 nor 1, the dense one otherwise (and without counts).
-// Below 2^21 both follow the model (c ≈ log2 n − 8). Measured on the H200:
+// many additions the accumulation has depends on the scalars, so G1 has two tables: dense
+// scalars (random, full width: W non-zero digits each) and sparse ones (mostly 0 and 1, a PoRep
+// witness: few non-zero digits, so the per-bucket costs weigh more and narrower windows pay).
+// An msm takes the sparse table when the caller's MsmConfig::scalar_counts say that at most half
+// of the scalars are neither 0 nor 1, the dense one otherwise (and without counts). G2 keeps one
+// table (c = 16 from 2^22 on): dense G2 scalars would gain 5-6% at c = 20 from 2^24 on, but a
+// workspace sized for either table (msm_workspace_bytes without counts, as a prover sizes its
+// partitions) would then hold 2^19 buckets of 384 bytes per window, 1.3 GB more at 2^24 (1.6 GB
+// in a 2^27 porep partition, whose G2 scalars are sparse). Below 2^21 the tables follow the
+// model (c ≈ log2 n − 8). Measured on the H200:
 //   dense (bench/results/2026-11-30_h200_c7be5f7_msm_dense_window_sweep.json, random scalars,
 //   c = 14..20, after the buckets' fill became 16-byte stores: 0.4 ms instead of 3.9 at c = 20):
 //     G1 BLS12-381 2^21 c = 16 20.1 ms (17: 20.4, 20: 26.3); 2^22 c = 17 34.0 (16: 34.3);
@@ -22,7 +26,7 @@
 //        sweep.json)
 //     G2 BLS12-381 2^22 c = 16 102.3 (18: 106.8, 20: 118.1); 2^24 c = 20 330.2 (16: 350.0);
 //        BN254 2^22 c = 16 57.8 (20: 66.3), 2^24 c = 20 178.7 (16: 188.0); 2^26 c = 20 (2034
-//        against 2328 ms at 16); 2^23 lies between measured sizes and takes 18
+//        against 2328 ms at 16): not taken, see above
 //   sparse (porep-like: 40% zeros, 40% ones; bench/results/2026-11-30_h200_03e96e6_msm_window_
 //   sweep.json and ..._f9f5964_msm_wide_windows.json):
 //     G1 2^22 c = 16; 2^24 c = 16 (40.0 ms against 48.1 at 20); 2^26 c = 20 (BLS12-381 138.2
@@ -66,11 +70,8 @@ inline constexpr WindowTuningEntry kWindowTableG1Sparse[] = {
     {4, 3},   {8, 5},   {10, 7},  {12, 8},  {14, 9},  {16, 10},
     {18, 11}, {20, 13}, {22, 16}, {24, 16}, {25, 19}, {64, 20},
 };
-inline constexpr WindowTuningEntry kWindowTableG2Dense[] = {
-    {4, 3},   {8, 5},   {10, 7},  {12, 8},  {14, 9},  {16, 10},
-    {18, 11}, {20, 13}, {22, 16}, {23, 18}, {64, 20},
-};
-inline constexpr WindowTuningEntry kWindowTableG2Sparse[] = {
+// G2 has one table for both densities (see the top of this file).
+inline constexpr WindowTuningEntry kWindowTableG2[] = {
     {4, 3}, {8, 5}, {10, 7}, {12, 8}, {14, 9}, {16, 10}, {18, 11}, {20, 13}, {64, 16},
 };
 
@@ -84,10 +85,9 @@ constexpr unsigned window_bits_for(size_t n, Group group, ScalarDensity density)
   const unsigned log_n = n <= 1 ? 0 : unsigned(std::bit_width(n - 1));  // ⌈log2 n⌉
   const bool dense = density == ScalarDensity::kDense;
   const std::span<const WindowTuningEntry> table =
-      group == Group::kG1 ? (dense ? std::span<const WindowTuningEntry>(kWindowTableG1Dense)
-                                   : std::span<const WindowTuningEntry>(kWindowTableG1Sparse))
-                          : (dense ? std::span<const WindowTuningEntry>(kWindowTableG2Dense)
-                                   : std::span<const WindowTuningEntry>(kWindowTableG2Sparse));
+      group == Group::kG2 ? std::span<const WindowTuningEntry>(kWindowTableG2)
+      : dense             ? std::span<const WindowTuningEntry>(kWindowTableG1Dense)
+                          : std::span<const WindowTuningEntry>(kWindowTableG1Sparse);
   for (const WindowTuningEntry& entry : table) {
     if (log_n <= entry.max_log_size) return entry.window_bits;
   }
