@@ -46,6 +46,7 @@ T* carve(std::span<std::byte> workspace, Region region) {
 template <class Point>
 void fill_infinity(Point* points, size_t count, cudaStream_t stream) {
   constexpr size_t kMaxBlocksPerWord = 1024;  // then each thread loops
+  if (count == 0) return;
   const auto launch = [&](auto word) {
     using Word = decltype(word);
     constexpr size_t kWords = sizeof(Point) / sizeof(Word);

@@ -19,7 +19,7 @@
 // model (c ≈ log2 n − 8). Measured on the H200:
 //   dense (bench/results/2026-11-30_h200_c7be5f7_msm_dense_window_sweep.json, random scalars,
 //   c = 14..20, after the buckets' fill became 16-byte stores: 0.4 ms instead of 3.9 at c = 20):
-//     G1 BLS12-381 2^21 c = 16 20.1 ms (17: 20.4, 20: 26.3); 2^22 c = 17 34.0 (16: 34.3);
+//     G1 BLS12-381 2^21 c = 16 20.1 ms (17: 20.4, 20: 26.3); 2^22 c = 16 34.3 (17: 34.0);
 //        2^23 c = 19 60.6 (16: 62.5, 20: 61.4); 2^24 c = 20 107.8 (16: 119.0, 19: 110.2);
 //        2^25 c = 20 201.1 (19: 210.2); BN254 2^22 c = 16 16.4 (20: 19.0), 2^24 c = 20 52.6
 //        (16: 56.2); 2^26 c = 20 (BLS12-381 447.2 against 481.9 at 16, ..._03e96e6_msm_window_
