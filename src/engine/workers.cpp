@@ -1,6 +1,6 @@
 // The worker loops. A GPU worker takes a partition and runs it through
-//   prepare (no lock) → stage (hold mem) → compute (hold compute until its kernels are done)
-//   → epilogue (no lock)
+//   prepare (no lock) → stage (hold mem) → compute (hold compute while its kernels are
+//   enqueued) → wait for them (no lock) → epilogue (no lock)
 // on its own stream (DESIGN.md §2.1); a CPU worker runs the whole proof on the host. Both look
 // at the job's cancel flag at every stage boundary; a GPU worker also at its GPU's
 // out-of-service flag (Engine::stop_gpu), up to compute, and then hands the partition back to
@@ -174,19 +174,23 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
           t.stage_ms = ms_between(tl.prepared, tl.staged);
           // The last hand-back point: after it the partition computes here.
           boundary_after_prepare();
-          // compute: under compute, enqueue the kernels and the download and wait for this stream's
-          // own event (DESIGN.md §2.1), so that the partitions' kernels follow each other on the
-          // GPU while the other workers prepare and upload; then the slot goes back with that
-          // event.
+          // compute: under compute, enqueue the kernels and the download (waiting on this
+          // stream's own events only, DESIGN.md §2.1), then let the next worker enqueue its
+          // partition while these kernels run: two partitions' kernels then share the GPU and
+          // fill each other's gaps (a reduction's tail, a host wait inside the enqueue). Holding
+          // the lock until the kernels were done ran the partitions one after another: 275 ms per
+          // 2^24 partition against 206 with two in flight (bench/results/2026-11-30_h200_
+          // 15621ff_engine_2p24.json, ..._66aa163_prove_zkey_2p24_2p27.json). The end is
+          // awaited without the lock; the slot goes back with that event.
           std::shared_ptr<Event> done;
           {
             OrderedLock::Guard compute(gpu.compute);
             tl.compute_begin = Clock::now();
             work->compute(stream);
             done = stream.record();
-            done->synchronize();
-            tl.gpu_done = Clock::now();
           }
+          done->synchronize();
+          tl.gpu_done = Clock::now();
           slot.release(done);
           t.gpu_ms = ms_between(tl.compute_begin, tl.gpu_done);
           if (stop()) throw Cancelled{};  // computed: no hand-back from here on
