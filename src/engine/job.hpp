@@ -56,7 +56,8 @@ inline bool is_final(JobState state) { return state >= JobState::kSucceeded; }
 // key_load: acquiring the key (0 when resident); synthesis: host preparation before any lock
 // (witness parsing; the cpu backend's a, b, c); stage: waiting for and holding `mem` (slot
 // reservation and upload enqueue); gpu: from taking `compute` to the partition's last device
-// event (the cpu backend: NTTs and MSMs); epilogue: host work after the device; total: the sum
+// event, a span the device may share with other partitions' kernels (the cpu backend: NTTs and
+// MSMs); epilogue: host work after the device; total: the sum
 // of the wall time from submission to the partition's completion.
 struct StageTimes {
   double queue_ms = 0, key_load_ms = 0, synthesis_ms = 0, stage_ms = 0, gpu_ms = 0, epilogue_ms = 0,
