@@ -9,8 +9,14 @@
 #                like circuit of 2^LOG_N − 2 constraints (LOG_N=20), a real development key
 #                (`cuzk setup`), both proofs verified; JSON of both runs in $OUT/cpu_vs_gpu_*.json
 #   window-sweep the G1 MSM at 2^22, 2^24, 2^26 and the G2 MSM at 2^22 (BLS12-381, random
-#                scalars) for every window width in WINDOWS (default 12..18):
+#                scalars) for every window width in WINDOWS (default 12..18); other sizes
+#                with WINDOW_G1 and WINDOW_G2 (comma-separated logs, empty for none), reduction
+#                segments of SEGMENT_BUCKETS (default: the tuning table):
 #                $OUT/msm_window_<c>.json
+#   segment-sweep the G1 MSM at 2^24 and 2^26 and G2 at 2^22 and 2^24 (BLS12-381, random
+#                scalars) and msm_shifted at G1 2^24, for each length of the bucket reduction's
+#                segments in SEGMENTS (default 32 64 128 256): $OUT/msm_segment_<L>.json and
+#                $OUT/msm_segment_shifted_<L>.json
 #   shifted-sweep msm_shifted (precomputed shifted bases) at the G1 sizes 2^24 and 2^26 and G2
 #                2^22 (BLS12-381, random scalars) for each table window in SHIFTED_WINDOWS
 #                (default 20 22 24): $OUT/msm_shifted_sweep.json
@@ -94,8 +100,10 @@ for step in "$@"; do
       ;;
     window-sweep)
       for c in ${WINDOWS:-12 13 14 15 16 17 18}; do
-        "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 22,24,26 --g2 22 --curves bls12_381 \
-          --shapes random --runs 5 --window "$c" --no-shifted --json "$OUT/msm_window_$c.json" >"$OUT/msm_window_$c.log" 2>&1 ||
+        "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 "${WINDOW_G1-22,24,26}" --g2 "${WINDOW_G2-22}" \
+          --curves bls12_381 --shapes random --runs 5 --window "$c" --no-shifted \
+          ${SEGMENT_BUCKETS:+--segment-buckets "$SEGMENT_BUCKETS"} \
+          --json "$OUT/msm_window_$c.json" >"$OUT/msm_window_$c.log" 2>&1 ||
           status=1
         grep -E "median|ms" "$OUT/msm_window_$c.log" | head -5
       done
@@ -128,6 +136,18 @@ for step in "$@"; do
         "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24,26 --g2 22,24 --curves bls12_381 \
           --shapes random,porep --no-shifted --partials-per-thread "$p" \
           --json "$OUT/msm_partials_$p.json" || status=1
+      done
+      ;;
+    segment-sweep)
+      for l in ${SEGMENTS:-32 64 128 256}; do
+        "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24,26 --g2 22,24 --curves bls12_381 \
+          --shapes random --runs 5 --no-shifted --segment-buckets "$l" \
+          --json "$OUT/msm_segment_$l.json" >"$OUT/msm_segment_$l.log" 2>&1 || status=1
+        "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24 --g2 "" --curves bls12_381 \
+          --shapes random --runs 5 --shifted 0 --segment-buckets "$l" \
+          --json "$OUT/msm_segment_shifted_$l.json" >"$OUT/msm_segment_shifted_$l.log" 2>&1 ||
+          status=1
+        grep -E "^bls12" "$OUT/msm_segment_$l.log" "$OUT/msm_segment_shifted_$l.log"
       done
       ;;
     sums-sweep)

@@ -330,6 +330,13 @@ TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
           expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
           std::string(shape_name(shape)) + " partials_per_thread=" + std::to_string(partials));
     }
+    for (size_t segment : {size_t(1), size_t(256)}) {  // reduction segments of other lengths
+      gm::MsmConfig config;
+      config.segment_buckets = segment;
+      check.expect(
+          expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
+          std::string(shape_name(shape)) + " segment_buckets=" + std::to_string(segment));
+    }
   }
   // Buckets that add a point to itself (the doubling case) and to its negation (infinity): all
   // scalars equal, so each window's entries form one run in base order (the sort is stable),

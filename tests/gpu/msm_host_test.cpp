@@ -171,6 +171,11 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
   EXPECT_THROW(plan_msm(10, 255, {.window_bits = kMaxWindowBits + 1}), cuzk::Error);
   EXPECT_THROW(plan_msm(kMaxPoints + 1, 255, {}), cuzk::Error);
   EXPECT_THROW(plan_msm(10, 255, {.partials_per_thread = 1}), cuzk::Error);
+  EXPECT_THROW(plan_msm(10, 255, {.segment_buckets = 48}), cuzk::Error);
+  // A segment longer than a window is cut to the window.
+  const MsmPlan narrow = plan_msm(1000, 255, {.window_bits = 5, .segment_buckets = 64});
+  EXPECT_EQ(narrow.segment_buckets, 16u);
+  EXPECT_EQ(narrow.segments_per_window, 1u);
 }
 
 // Dense G1 scalars take wider windows than sparse (mostly 0/1) ones where the measured tables
@@ -225,7 +230,7 @@ Fr shifted_value(const Fr& b, unsigned c, unsigned w) { return b * Fr::from_u64(
 EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<Int>& scalars,
                             unsigned window_bits, size_t chunk_points, size_t sort_entries,
                             bool shifted = false, size_t partials_per_thread = kPartialsPerThread,
-                            bool compact = false) {
+                            bool compact = false, size_t segment_buckets = 0) {
   const size_t n = bases.size();
   // MsmConfig::scalar_counts, exact.
   size_t ones = 0, others = 0;
@@ -239,7 +244,8 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
                                  .chunk_points = chunk_points,
                                  .sort_entries_per_pass = sort_entries,
                                  .shifted = shifted,
-                                 .partials_per_thread = partials_per_thread});
+                                 .partials_per_thread = partials_per_thread,
+                                 .segment_buckets = segment_buckets});
   std::vector<FrBase> table = bases;
   if (shifted) {
     table.resize(plan.windows * n);
@@ -388,6 +394,7 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
     bool shifted = false;
     size_t partials_per_thread = kPartialsPerThread;
     bool compact = false;  // pairs from the scalar counts (MsmConfig::scalar_counts)
+    size_t segment_buckets = 0;  // 0: the tuning table
   };
   const std::vector<Case> cases = {
       {"random", 1, 0, 0, kSortEntriesPerPass},
@@ -421,6 +428,13 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
       {"all zero, compact pairs", 5000, 0, 0, kSortEntriesPerPass, false, 8, true},
       {"all one, compact pairs, passes", 5000, 5, 0, 5000, false, 8, true},
       {"near r, compact pairs", 3000, 0, 0, kSortEntriesPerPass, false, 8, true},
+      {"random, reduction segments of 1 bucket", 4097, 9, 0, kSortEntriesPerPass, false, 8, false,
+       1},
+      {"random, reduction segments of 4 buckets", 4097, 9, 0, kSortEntriesPerPass, false, 8, false,
+       4},
+      {"random, reduction segment = window", 4097, 9, 0, kSortEntriesPerPass, false, 8, false, 256},
+      {"random shifted, reduction segments of 128 buckets", 20000, 13, 0, kSortEntriesPerPass, true,
+       8, false, 128},
   };
   size_t mismatches = 0;
   for (const Case& c : cases) {
@@ -445,7 +459,7 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
       }
     }
     const EmulationResult r = emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted,
-                                          c.partials_per_thread, c.compact);
+                                          c.partials_per_thread, c.compact, c.segment_buckets);
     const bool bad = r.bucket_mismatches != 0 || !r.total_ok;
     mismatches += bad;
     if (bad) {

@@ -3,7 +3,7 @@
 //   bench_gpu_msm [--g1 20,22,24,26] [--g2 22,24] [--curves bls12_381,bn254]
 //                 [--shapes random,porep] [--runs 5] [--window c]
 //                 [--shifted 0,22,24 | --no-shifted] [--accumulate-threads t]
-//                 [--accumulate-min-blocks b] [--sort-entries-per-pass e]
+//                 [--accumulate-min-blocks b] [--sort-entries-per-pass e] [--segment-buckets L]
 //                 [--pinned-chunks 20,22,24] [--json out.json] [--commit abc1234] (default:
 //                 $CUZK_BENCH_COMMIT)
 //
@@ -65,6 +65,7 @@ struct Options {
   unsigned accumulate_min_blocks = 0;   // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
   size_t sort_entries_per_pass = 0;     // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
   size_t partials_per_thread = 0;       // MsmConfig::partials_per_thread (0: tuning.hpp)
+  size_t segment_buckets = 0;           // MsmConfig::segment_buckets (0: tuning.hpp)
   gm::SumStorage accumulate_sums = gm::kDefaultSumStorage;  // MsmConfig::accumulate_sums
   std::vector<unsigned> pinned_chunk_logs;  // streamed bases, chunks of 2^k points (0: default)
 };
@@ -77,6 +78,7 @@ gm::MsmConfig tuned_config(const Options& options, cudaStream_t stream) {
   config.accumulate_min_blocks = options.accumulate_min_blocks;
   config.sort_entries_per_pass = options.sort_entries_per_pass;
   config.partials_per_thread = options.partials_per_thread;
+  config.segment_buckets = options.segment_buckets;
   config.accumulate_sums = options.accumulate_sums;
   return config;
 }
@@ -139,6 +141,7 @@ nlohmann::json result_row(const char* curve, const char* op, unsigned log_n,
     row["sort_entries_per_pass"] = options.sort_entries_per_pass;
   }
   if (options.partials_per_thread != 0) row["partials_per_thread"] = options.partials_per_thread;
+  if (options.segment_buckets != 0) row["segment_buckets"] = options.segment_buckets;
   row["accumulate_sums"] = gm::sum_storage_name(options.accumulate_sums);
   return row;
 }
@@ -362,6 +365,8 @@ int main(int argc, char** argv) {
                  "(scalar, window) pairs sorted at once (0: tuning table)");
   app.add_option("--partials-per-thread", options.partials_per_thread,
                  "partial sums per combining thread (0: tuning table)");
+  app.add_option("--segment-buckets", options.segment_buckets,
+                 "buckets per thread of the bucket reduction, a power of two (0: tuning table)");
   app.add_option("--accumulate-sums", options.accumulate_sums,
                  "where accumulation keeps its running sums: shared (default), registers")
       ->transform(CLI::CheckedTransformer(std::map<std::string, gm::SumStorage>{

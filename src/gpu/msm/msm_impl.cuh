@@ -148,6 +148,7 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
   request.shifted = shifted_c != 0;
   if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
   if (config.partials_per_thread != 0) request.partials_per_thread = config.partials_per_thread;
+  request.segment_buckets = config.segment_buckets;
   request.group = group_of<Curve>();
   request.density = density;
   s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);

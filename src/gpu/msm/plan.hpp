@@ -66,6 +66,7 @@ struct PlanRequest {
   bool shifted = false;
   size_t accumulate_threads = kAccumulateThreads;   // aimed-at threads per accumulation launch
   size_t partials_per_thread = kPartialsPerThread;  // at least 2
+  size_t segment_buckets = 0;  // a power of two; 0: segment_buckets_for (tuning.hpp)
   Group group = Group::kG1;                         // with density, picks the window table
   ScalarDensity density = ScalarDensity::kDense;
 };
@@ -104,7 +105,15 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   plan.passes = (plan.windows + plan.windows_per_pass - 1) / plan.windows_per_pass;
   plan.merged_passes = plan.chunks > 1 || (shifted && plan.passes > 1);
   plan.buckets_per_window = size_t(1) << (plan.c - 1);
-  plan.segment_buckets = std::min(kSegmentBuckets, plan.buckets_per_window);
+  const size_t segment_buckets =
+      request.segment_buckets != 0
+          ? request.segment_buckets
+          : segment_buckets_for(size_t(plan.bucket_sets) * plan.buckets_per_window);
+  if (!std::has_single_bit(segment_buckets)) {
+    CUZK_INVALID_INPUT("gpu msm: " + std::to_string(segment_buckets) +
+                       " buckets per reduction segment; a power of two is needed");
+  }
+  plan.segment_buckets = std::min(segment_buckets, plan.buckets_per_window);
   plan.segments_per_window = plan.buckets_per_window / plan.segment_buckets;
   plan.max_entries = plan.entries(plan.chunk_points, plan.windows_per_pass);
   plan.entries_per_thread =

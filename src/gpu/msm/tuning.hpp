@@ -204,10 +204,15 @@ inline constexpr SumStorage kDefaultSumStorage = SumStorage::kShared;
 // 153.0; G2 2^22 porep 59.2 against 65.0, 2^24 random 610.5 against 616.5 (16: in between).
 inline constexpr size_t kPartialsPerThread = 8;
 
-// Bucket reduction: each thread reduces a segment of kSegmentBuckets buckets of one window
-// (2·kSegmentBuckets full additions plus a small-scalar multiplication); the segment results
-// are then summed kSumGroup at a time.
+// Bucket reduction: each thread reduces a segment of L buckets of one window (2L full additions
+// plus a small-scalar multiplication by the segment's first bucket number, ~c doublings and c/2
+// additions); the segment results are then summed kSumGroup at a time. A longer segment spreads
+// the small multiplication over more buckets but leaves fewer threads.
 inline constexpr size_t kSegmentBuckets = 32;
+constexpr size_t segment_buckets_for(size_t total_buckets) {
+  (void)total_buckets;
+  return kSegmentBuckets;
+}
 inline constexpr size_t kSumGroup = 32;
 
 // Batch addition of selected bases: each thread sums the bases of kSelectionWordsPerThread
