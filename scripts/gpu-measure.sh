@@ -10,8 +10,9 @@
 #                (`cuzk setup`), both proofs verified; JSON of both runs in $OUT/cpu_vs_gpu_*.json
 #   window-sweep the G1 MSM at 2^22, 2^24, 2^26 and the G2 MSM at 2^22 (BLS12-381, random
 #                scalars) for every window width in WINDOWS (default 12..18); other sizes
-#                with WINDOW_G1 and WINDOW_G2 (comma-separated logs, empty for none), reduction
-#                segments of SEGMENT_BUCKETS (default: the tuning table):
+#                with WINDOW_G1 and WINDOW_G2 (comma-separated logs, empty for none), curves
+#                WINDOW_CURVES (default bls12_381), reduction segments of SEGMENT_BUCKETS
+#                (default: the tuning table):
 #                $OUT/msm_window_<c>.json
 #   segment-sweep the G1 MSM at 2^24 and 2^26 and G2 at 2^22 and 2^24 (BLS12-381, random
 #                scalars) and msm_shifted at G1 2^24, for each length of the bucket reduction's
@@ -101,7 +102,7 @@ for step in "$@"; do
     window-sweep)
       for c in ${WINDOWS:-12 13 14 15 16 17 18}; do
         "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 "${WINDOW_G1-22,24,26}" --g2 "${WINDOW_G2-22}" \
-          --curves bls12_381 --shapes random --runs 5 --window "$c" --no-shifted \
+          --curves "${WINDOW_CURVES:-bls12_381}" --shapes random --runs 5 --window "$c" --no-shifted \
           ${SEGMENT_BUCKETS:+--segment-buckets "$SEGMENT_BUCKETS"} \
           --json "$OUT/msm_window_$c.json" >"$OUT/msm_window_$c.log" 2>&1 ||
           status=1

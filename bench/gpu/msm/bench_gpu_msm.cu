@@ -379,6 +379,9 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_path, "write results in the bench/results shape");
   app.add_option("--commit", commit, "commit recorded in the JSON");
   CLI11_PARSE(app, argc, argv);
+  // An empty list (--g2 "") reaches the vector as one 0, past the range check: it means none.
+  std::erase(options.g1_logs, 0u);
+  std::erase(options.g2_logs, 0u);
   if (no_shifted) options.shifted.clear();
   if (gpu::device_count() == 0) {
     std::fprintf(stderr, "bench_gpu_msm: no CUDA device\n");

@@ -108,7 +108,7 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   const size_t segment_buckets =
       request.segment_buckets != 0
           ? request.segment_buckets
-          : segment_buckets_for(size_t(plan.bucket_sets) * plan.buckets_per_window);
+          : segment_buckets_for(request.group);
   if (!std::has_single_bit(segment_buckets)) {
     CUZK_INVALID_INPUT("gpu msm: " + std::to_string(segment_buckets) +
                        " buckets per reduction segment; a power of two is needed");

@@ -42,7 +42,9 @@
 namespace cuzk::gpu::msm {
 
 inline constexpr unsigned kMinWindowBits = 2;
-inline constexpr unsigned kMaxWindowBits = 20;  // keys: ⌈log2 W⌉ + c + 1 ≤ 32 bits
+// Keys take ⌈log2 W⌉ + c + 1 ≤ 32 bits; the bound keeps the buckets (W·2^(c−1) XYZZ points:
+// 17 GB for BLS12-381 G1 at c = 24) within reason.
+inline constexpr unsigned kMaxWindowBits = 24;
 // Shifted bases: keys are c bits; the bound keeps the shared buckets (2^(c−1) XYZZ points)
 // within a few GB.
 inline constexpr unsigned kMaxShiftedWindowBits = 26;
@@ -207,12 +209,13 @@ inline constexpr size_t kPartialsPerThread = 8;
 // Bucket reduction: each thread reduces a segment of L buckets of one window (2L full additions
 // plus a small-scalar multiplication by the segment's first bucket number, ~c doublings and c/2
 // additions); the segment results are then summed kSumGroup at a time. A longer segment spreads
-// the small multiplication over more buckets but leaves fewer threads.
-inline constexpr size_t kSegmentBuckets = 32;
-constexpr size_t segment_buckets_for(size_t total_buckets) {
-  (void)total_buckets;
-  return kSegmentBuckets;
-}
+// the small multiplication over more buckets but leaves fewer threads. Measured on the H200
+// (BLS12-381, random scalars, L = 32 / 64 / 128 / 256, ms; bench/results/2026-12-01_h200_
+// 91870bd_msm_segment_sweep.json): G1 2^24 107.7 / 106.7 / 106.7 / 108.7, 2^26 389.5 / 388.5 /
+// 388.5 / 390.5, shifted 2^24 92.7 / 91.5 / 92.5 / 96.3; G2 2^22 102.1 / 104.5 / 110.3 / 122.3,
+// 2^24 349.9 / 352.2 / 358.0 / 370.0 (a G2 addition costs ~3 G1 ones: fewer, longer threads
+// lose there first).
+constexpr size_t segment_buckets_for(Group group) { return group == Group::kG2 ? 32 : 64; }
 inline constexpr size_t kSumGroup = 32;
 
 // Batch addition of selected bases: each thread sums the bases of kSelectionWordsPerThread
