@@ -195,6 +195,8 @@ TEST(GpuMsmHost, WindowTablesByScalarDensity) {
   EXPECT_EQ(c(24, Group::kG1, kDense), 20u);
   EXPECT_EQ(c(24, Group::kG1, kSparse), 16u);
   EXPECT_EQ(c(26, Group::kG1, kSparse), 20u);
+  EXPECT_EQ(c(27, Group::kG1, kDense), 22u);
+  EXPECT_EQ(c(27, Group::kG1, kSparse), 20u);
   EXPECT_EQ(c(26, Group::kG2, kDense), 16u);
   EXPECT_EQ(plan_msm(size_t(1) << 24, 255, {.window_bits = 17, .density = kDense}).c, 17u);
   // At most half of the scalars neither 0 nor 1: sparse.
