@@ -6,7 +6,7 @@
 //   reduction     W·2^(c−1)·2 full additions (12M + 2S) in parallel segments
 //   sorting       W·n (key, value) pairs of 32 + 32 bits, radix over ⌈log2 W⌉ + c + 1 bits
 // W falls only at some widths (255-bit scalars: 16 windows for c = 16 and 17, 15 for 18, 14 for
-// 19, 13 for 20), and the reduction grows as 2^c, a bucket costing a few mixed additions. How
+// 19, 13 for 20 and 21, 12 for 22 and 23), and the reduction grows as 2^c, a bucket costing a few mixed additions. How
 // many additions the accumulation has depends on the scalars, so G1 has two tables: dense
 // scalars (random, full width: W non-zero digits each) and sparse ones (mostly 0 and 1, a PoRep
 // witness: few non-zero digits, so the per-bucket costs weigh more and narrower windows pay).
@@ -216,8 +216,8 @@ inline constexpr size_t kPartialsPerThread = 8;
 // (BLS12-381, random scalars, L = 32 / 64 / 128 / 256, ms; bench/results/2026-12-01_h200_
 // 91870bd_msm_segment_sweep.json): G1 2^24 107.7 / 106.7 / 106.7 / 108.7, 2^26 389.5 / 388.5 /
 // 388.5 / 390.5, shifted 2^24 92.7 / 91.5 / 92.5 / 96.3; G2 2^22 102.1 / 104.5 / 110.3 / 122.3,
-// 2^24 349.9 / 352.2 / 358.0 / 370.0 (a G2 addition costs ~3 G1 ones: fewer, longer threads
-// lose there first).
+// 2^24 349.9 / 352.2 / 358.0 / 370.0 (G2, whose additions cost ~3 G1 ones, presumably feels
+// the longer per-thread chains first).
 constexpr size_t segment_buckets_for(Group group) { return group == Group::kG2 ? 32 : 64; }
 inline constexpr size_t kSumGroup = 32;
 
