@@ -6,10 +6,11 @@
 //   reduction     W·2^(c−1)·2 full additions (12M + 2S) in parallel segments
 //   sorting       W·n (key, value) pairs of 32 + 32 bits, radix over ⌈log2 W⌉ + c + 1 bits
 // W falls only at some widths (255-bit scalars: 16 windows for c = 16 and 17, 15 for 18, 14 for
-// 19, 13 for 20 and 21, 12 for 22 and 23), and the reduction grows as 2^c, a bucket costing a few mixed additions. How
-// many additions the accumulation has depends on the scalars, so G1 has two tables: dense
-// scalars (random, full width: W non-zero digits each) and sparse ones (mostly 0 and 1, a PoRep
-// witness: few non-zero digits, so the per-bucket costs weigh more and narrower windows pay).
+// 19, 13 for 20 and 21, 12 for 22 and 23), and the reduction grows as 2^c, a bucket costing a
+// few mixed additions. How many additions the accumulation has depends on the scalars, so G1
+// has two tables: dense scalars (random, full width: W non-zero digits each) and sparse ones
+// (mostly 0 and 1, a PoRep witness: few non-zero digits, so the per-bucket costs weigh more
+// and narrower windows pay).
 // An msm takes the sparse table when the caller's MsmConfig::scalar_counts say that at most half
 // of the scalars are neither 0 nor 1, the dense one otherwise (and without counts). G2 keeps one
 // table (c = 16 from 2^22 on): dense G2 scalars would gain 5-6% at c = 20 from 2^24 on, but a
