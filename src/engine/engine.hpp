@@ -32,6 +32,10 @@ namespace cuzk::engine {
 
 struct EngineOptions {
   int workers_per_gpu = 2;  // K, 1..4 (DESIGN.md §2.1)
+  // A GPU worker prepares its next partition (host bytes, key, the backend's host work) while
+  // the kernels of its current one run, when one is queued, its key is loaded and its host
+  // bytes are free at that moment; otherwise it takes the next one after the current ends.
+  bool prepare_ahead = true;
   int cpu_workers = 2;      // backends without devices; each proof also uses oneTBB's threads
   size_t queue_capacity = 1 << 16;  // partitions
   std::chrono::milliseconds result_retention = std::chrono::minutes(10);

@@ -46,6 +46,8 @@ struct JobRecord {
   uint64_t completion_seq = 0;
 };
 
+struct PreparedPartition;  // workers.cpp: a partition taken by a GPU worker, prepared on the host
+
 struct Engine::Impl {
   EngineOptions options;
   std::unique_ptr<Backend> backend;
@@ -85,7 +87,15 @@ struct Engine::Impl {
   void start_workers();
   void gpu_worker(int device, int index, Stream& stream);
   void cpu_worker(int index);
-  void run_on_gpu(const QueuedPartition& item, int device, int index, Stream& stream);
+  // Takes a partition through prepare: nullptr when it ended there (settled, or back in the
+  // queue). `ahead`: prepared while another partition of the worker computes, so it takes
+  // nothing that would wait (host bytes not free, a key not loaded: back to the queue).
+  std::unique_ptr<PreparedPartition> prepare_on_gpu(QueuedPartition item, int device, int index,
+                                                    bool ahead);
+  // Stage, compute, epilogue and settlement of a prepared partition; returns the partition
+  // prepared ahead while its kernels ran (nullptr: none).
+  std::unique_ptr<PreparedPartition> run_prepared(std::unique_ptr<PreparedPartition> current,
+                                                  int device, Stream& stream);
   void run_on_cpu(const QueuedPartition& item, int index);
   void mark_running(JobRecord& job);
   // The end of a partition that was not handed back: its timeline record, then the job.

@@ -123,6 +123,25 @@ uint64_t KeyStore::budget(KeyTier tier) const {
   return it == options_.budgets.end() ? 0 : it->second;
 }
 
+KeyHandle KeyStore::handle_locked(const std::shared_ptr<Entry>& entry) {
+  ++entry->refs;
+  entry->last_use = ++tick_;
+  KeyHandle handle;
+  handle.store_ = this;
+  handle.entry_ = entry;
+  handle.key_ = entry->loaded;
+  return handle;
+}
+
+KeyHandle KeyStore::acquire_if_loaded(const KeyId& id) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) CUZK_THROW(ErrorKind::kNotFound, "unknown key '" + id + "'");
+  const std::shared_ptr<Entry>& entry = it->second;
+  if (!entry->loaded) return {};
+  return handle_locked(entry);
+}
+
 KeyHandle KeyStore::acquire(const KeyId& id) {
   std::vector<std::shared_ptr<const LoadedKey>> evicted;  // destroyed after the lock is dropped
   std::unique_lock lock(mutex_);
@@ -130,15 +149,7 @@ KeyHandle KeyStore::acquire(const KeyId& id) {
   if (it == entries_.end()) CUZK_THROW(ErrorKind::kNotFound, "unknown key '" + id + "'");
   std::shared_ptr<Entry> entry = it->second;
   for (;;) {
-    if (entry->loaded) {
-      ++entry->refs;
-      entry->last_use = ++tick_;
-      KeyHandle handle;
-      handle.store_ = this;
-      handle.entry_ = entry;
-      handle.key_ = entry->loaded;
-      return handle;
-    }
+    if (entry->loaded) return handle_locked(entry);
     if (entry->loading) {
       loaded_.wait(lock);
       continue;

@@ -82,6 +82,9 @@ class KeyStore {
   // Loads if needed. Throws kNotFound (unknown id), kResourceExhausted (no tier can hold it,
   // even after evicting every key not in use), or the backend's load error.
   KeyHandle acquire(const KeyId& id);
+  // The key in use only if it is loaded now: an empty handle when it is not (or still
+  // loading), without loading or evicting anything. Throws kNotFound for an unknown id.
+  KeyHandle acquire_if_loaded(const KeyId& id);
   // Loads the key (into the best tier with room) without keeping it in use.
   void preload(const KeyId& id);
   // Unloads the key; false when it is in use or loading (nothing changes). kNotFound: unknown.
@@ -97,6 +100,8 @@ class KeyStore {
   KeyStore(const Options& options, Backend& backend);
   friend class KeyHandle;
   void release(Entry& entry);
+  // A handle on a loaded entry, counted as a use. Caller holds mutex_.
+  KeyHandle handle_locked(const std::shared_ptr<Entry>& entry);
   // The unused keys to evict, least recently used first, so that charges `need` fit every
   // budget; false when no such set exists. Caller holds mutex_.
   bool make_room_locked(const TierBytes& need, std::vector<Entry*>& victims);

@@ -47,6 +47,14 @@ bool HostBudget::reserve(uint64_t bytes, const StopPredicate& stop) {
   return true;
 }
 
+bool HostBudget::try_reserve(uint64_t bytes) {
+  std::lock_guard lock(mutex_);
+  if (in_use_ + bytes > capacity_) return false;
+  in_use_ += bytes;
+  peak_ = std::max(peak_, in_use_);
+  return true;
+}
+
 void HostBudget::release(uint64_t bytes) {
   {
     std::lock_guard lock(mutex_);

@@ -51,6 +51,8 @@ class HostBudget {
   explicit HostBudget(uint64_t capacity) : capacity_(capacity) {}
   // true when reserved; false when `stop` became true first.
   bool reserve(uint64_t bytes, const StopPredicate& stop);
+  // The same without waiting: false when the bytes are not free now.
+  bool try_reserve(uint64_t bytes);
   void release(uint64_t bytes);
   uint64_t capacity() const { return capacity_; }
   uint64_t in_use() const;

@@ -39,6 +39,13 @@ std::optional<QueuedPartition> Scheduler::pop(const std::atomic<bool>* leave) {
   return std::move(node.value());
 }
 
+std::optional<QueuedPartition> Scheduler::try_pop(const std::atomic<bool>* leave) {
+  std::lock_guard lock(mutex_);
+  if (queue_.empty() || (leave != nullptr && leave->load())) return std::nullopt;
+  auto node = queue_.extract(queue_.begin());
+  return std::move(node.value());
+}
+
 void Scheduler::requeue(QueuedPartition partition) {
   {
     std::lock_guard lock(mutex_);

@@ -48,6 +48,8 @@ class Scheduler {
   // The first partition in the order above; nullopt once closed and empty, or as soon as
   // `leave` (when given) is true: a worker whose GPU was taken out of service.
   std::optional<QueuedPartition> pop(const std::atomic<bool>* leave = nullptr);
+  // The same without waiting: nullopt when nothing is queued now (or `leave` is true).
+  std::optional<QueuedPartition> try_pop(const std::atomic<bool>* leave = nullptr);
   // Puts back a partition a worker took but gave up before running it (its GPU was taken out
   // of service), in its old place. Never refused: the room was counted when it was pushed.
   void requeue(QueuedPartition partition);

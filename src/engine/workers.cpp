@@ -1,7 +1,9 @@
 // The worker loops. A GPU worker takes a partition and runs it through
 //   prepare (no lock) → stage (hold mem) → compute (hold compute while its kernels are
 //   enqueued) → wait for them (no lock) → epilogue (no lock)
-// on its own stream (DESIGN.md §2.1); a CPU worker runs the whole proof on the host. Both look
+// on its own stream (DESIGN.md §2.1), and prepares its next partition while the kernels of the
+// current one run (EngineOptions::prepare_ahead), taking for it only what is free at that moment;
+// a CPU worker runs the whole proof on the host. Both look
 // at the job's cancel flag at every stage boundary; a GPU worker also at its GPU's
 // out-of-service flag (Engine::stop_gpu), up to compute, and then hands the partition back to
 // the queue. Every resource a partition holds (host bytes, key handle, VRAM slot) is owned by a
@@ -17,6 +19,7 @@ namespace {
 
 struct Cancelled {};  // thrown to leave a partition at a stage boundary
 struct HandBack {};   // thrown to return a partition to the queue (its GPU left service)
+struct NotNow {};     // thrown to return a partition prepared ahead whose resources are busy
 
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
@@ -29,6 +32,8 @@ class HostHold {
       : budget_(budget), bytes_(bytes) {
     if (!budget_.reserve(bytes_, stop)) throw Cancelled{};
   }
+  // Takes over bytes already reserved (HostBudget::try_reserve).
+  HostHold(HostBudget& budget, uint64_t bytes) : budget_(budget), bytes_(bytes) {}
   ~HostHold() { budget_.release(bytes_); }
   HostHold(const HostHold&) = delete;
   HostHold& operator=(const HostHold&) = delete;
@@ -108,19 +113,51 @@ void Engine::Impl::start_workers() {
 
 void Engine::Impl::gpu_worker(int device, int index, Stream& stream) {
   const std::atomic<bool>& leave = *out_of_service[size_t(device)];
-  while (auto item = scheduler->pop(&leave)) run_on_gpu(*item, device, index, stream);
+  std::unique_ptr<PreparedPartition> next;
+  for (;;) {
+    std::unique_ptr<PreparedPartition> current = std::move(next);
+    if (current == nullptr) {
+      auto item = scheduler->pop(&leave);
+      if (!item) return;
+      current = prepare_on_gpu(std::move(*item), device, index, false);
+      if (current == nullptr) continue;
+    }
+    next = run_prepared(std::move(current), device, stream);
+  }
 }
 
 void Engine::Impl::cpu_worker(int index) {
   while (auto item = scheduler->pop()) run_on_cpu(*item, index);
 }
 
-void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index, Stream& stream) {
-  const std::shared_ptr<JobRecord>& job = item.record;
-  TimelineRecord tl{job->id, item.partition, device, index};
-  tl.taken = Clock::now();
+// A partition between prepare and stage: what it holds (host bytes, key, the backend's work) and
+// its records so far.
+struct PreparedPartition {
+  QueuedPartition item;
+  TimelineRecord tl;
   StageTimes t;
-  t.queue_ms = ms_between(item.enqueued, tl.taken);
+  std::unique_ptr<HostHold> host;
+  KeyHandle key;
+  std::unique_ptr<PartitionWork> work;
+  bool witness_released = false;  // the job's copy of the witness went to `work`
+
+  // Gives back the work, the key and the host bytes, in that order (the work may hold pinned
+  // memory of the key's pool).
+  void release() {
+    work.reset();
+    key = KeyHandle();
+    host.reset();
+  }
+};
+
+std::unique_ptr<PreparedPartition> Engine::Impl::prepare_on_gpu(QueuedPartition item, int device,
+                                                                int index, bool ahead) {
+  auto p = std::make_unique<PreparedPartition>();
+  p->item = std::move(item);
+  const std::shared_ptr<JobRecord>& job = p->item.record;
+  p->tl = TimelineRecord{job->id, p->item.partition, device, index};
+  p->tl.taken = Clock::now();
+  p->t.queue_ms = ms_between(p->item.enqueued, p->tl.taken);
   const StopPredicate stop = [&] { return job->cancelled.load() || stopping.load(); };
   const std::atomic<bool>& leave = *out_of_service[size_t(device)];
   const auto boundary = [&] {
@@ -128,6 +165,67 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
     if (leave.load()) throw HandBack{};
   };
   mark_running(*job);
+  std::optional<Error> error;
+  JobState outcome;
+  try {
+    outcome = run_stages(
+        [&] {
+          boundary();
+          if (ahead) {
+            if (!memory->host().try_reserve(job->host_bytes)) throw NotNow{};
+            p->host = std::make_unique<HostHold>(memory->host(), job->host_bytes);
+          } else {
+            p->host = std::make_unique<HostHold>(memory->host(), job->host_bytes, stop);
+          }
+          auto t0 = Clock::now();
+          p->key =
+              ahead ? keys->acquire_if_loaded(job->spec.key_id) : keys->acquire(job->spec.key_id);
+          if (!p->key) throw NotNow{};
+          p->t.key_load_ms = ms_between(t0, Clock::now());
+          boundary();
+          // prepare: host work, no lock. A witness submitted by value is released once the work
+          // holds its own copy; a hand-back gives the queue a copy made from the work's.
+          PartitionInput& input = job->spec.partitions[p->item.partition];
+          p->work = backend->prepare(p->key.key(), input, device);
+          p->witness_released = input.witness != nullptr && p->work->keeps_witness();
+          if (p->witness_released) input.witness.reset();
+          p->t.synthesis_ms = p->work->synthesis_ms;
+          p->tl.prepared = Clock::now();
+        },
+        error);
+  } catch (const HandBack&) {
+    metrics.add("cuzk_partitions_handed_back_total", 1, label("gpu", std::to_string(device)));
+    p->release();
+    scheduler->requeue(p->item);
+    return nullptr;
+  } catch (const NotNow&) {
+    p->release();
+    scheduler->requeue(p->item);
+    return nullptr;
+  }
+  if (outcome == JobState::kSucceeded) return p;
+  p->release();
+  settle_partition(p->item, p->tl, p->t, outcome, {}, error);
+  return nullptr;
+}
+
+std::unique_ptr<PreparedPartition> Engine::Impl::run_prepared(
+    std::unique_ptr<PreparedPartition> current, int device, Stream& stream) {
+  PreparedPartition& p = *current;
+  const std::shared_ptr<JobRecord>& job = p.item.record;
+  TimelineRecord& tl = p.tl;
+  StageTimes& t = p.t;
+  const StopPredicate stop = [&] { return job->cancelled.load() || stopping.load(); };
+  const std::atomic<bool>& leave = *out_of_service[size_t(device)];
+  const auto boundary = [&] {
+    if (stop()) throw Cancelled{};
+    if (leave.load()) {
+      PartitionInput& input = job->spec.partitions[p.item.partition];
+      if (p.witness_released) input.witness = p.work->rebuild_witness();
+      throw HandBack{};
+    }
+  };
+  std::unique_ptr<PreparedPartition> next;
   PartitionOutput output;
   std::optional<Error> error;
   JobState outcome;
@@ -135,45 +233,25 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
     outcome = run_stages(
         [&] {
           boundary();
-          HostHold host(memory->host(), job->host_bytes, stop);
-          auto t0 = Clock::now();
-          KeyHandle key = keys->acquire(job->spec.key_id);
-          t.key_load_ms = ms_between(t0, Clock::now());
-          boundary();
-          // prepare: host work, no lock. A witness submitted by value is released once the work
-          // holds its own copy; a hand-back gives the queue a copy made from the work's.
-          PartitionInput& input = job->spec.partitions[item.partition];
-          auto work = backend->prepare(key.key(), input, device);
-          const bool released = input.witness != nullptr && work->keeps_witness();
-          if (released) input.witness.reset();
-          const auto boundary_after_prepare = [&] {
-            if (stop()) throw Cancelled{};
-            if (leave.load()) {
-              if (released) input.witness = work->rebuild_witness();
-              throw HandBack{};
-            }
-          };
-          t.synthesis_ms = work->synthesis_ms;
-          tl.prepared = Clock::now();
-          boundary_after_prepare();
           // stage: under mem, reserve the slot, order the stream after its previous owner's work,
           // enqueue the uploads. Nothing here waits for the device.
+          const Clock::time_point stage_begin = Clock::now();
           GpuLocks& gpu = *locks[size_t(device)];
           VramArena& arena = memory->vram(device);
           SlotHold slot(arena, stream);
           {
             OrderedLock::Guard mem(gpu.mem);
-            auto reservation = arena.reserve(work->vram_bytes(), stop);
+            auto reservation = arena.reserve(p.work->vram_bytes(), stop);
             if (!reservation) throw Cancelled{};
             slot.set(reservation->slot);
             for (const auto& fence : reservation->fences) stream.wait(*fence);
             slot.mark_touched();
-            work->stage(stream, slot.get());
+            p.work->stage(stream, slot.get());
           }
           tl.staged = Clock::now();
-          t.stage_ms = ms_between(tl.prepared, tl.staged);
+          t.stage_ms = ms_between(stage_begin, tl.staged);
           // The last hand-back point: after it the partition computes here.
-          boundary_after_prepare();
+          boundary();
           // compute: under compute, enqueue the kernels and the download (waiting on this
           // stream's own events only, DESIGN.md §2.1), then let the next worker enqueue its
           // partition while these kernels run: two partitions' kernels then share the GPU and
@@ -186,25 +264,36 @@ void Engine::Impl::run_on_gpu(const QueuedPartition& item, int device, int index
           {
             OrderedLock::Guard compute(gpu.compute);
             tl.compute_begin = Clock::now();
-            work->compute(stream);
+            p.work->compute(stream);
             done = stream.record();
+          }
+          // While these kernels run, the host prepares this worker's next partition, so that
+          // it is ready to stage when they end: otherwise the GPU waits for that preparation
+          // whenever no other worker has a partition ready.
+          if (options.prepare_ahead) {
+            if (auto item = scheduler->try_pop(&leave)) {
+              next = prepare_on_gpu(std::move(*item), device, tl.worker, true);
+            }
           }
           done->synchronize();
           tl.gpu_done = Clock::now();
           slot.release(done);
           t.gpu_ms = ms_between(tl.compute_begin, tl.gpu_done);
           if (stop()) throw Cancelled{};  // computed: no hand-back from here on
-          output = work->finish();
+          output = p.work->finish();
           t.epilogue_ms = ms_between(tl.gpu_done, Clock::now());
         },
         error);
   } catch (const HandBack&) {
-    // Everything it held is released (the guards above); the partition waits for another GPU.
+    // Everything it held is released; the partition waits for another GPU.
     metrics.add("cuzk_partitions_handed_back_total", 1, label("gpu", std::to_string(device)));
-    scheduler->requeue(item);
-    return;
+    p.release();
+    scheduler->requeue(p.item);
+    return next;
   }
-  settle_partition(item, tl, t, outcome, std::move(output), error);
+  p.release();
+  settle_partition(p.item, tl, t, outcome, std::move(output), error);
+  return next;
 }
 
 void Engine::Impl::run_on_cpu(const QueuedPartition& item, int index) {

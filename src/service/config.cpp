@@ -192,6 +192,7 @@ DaemonConfig parse_config(std::string_view toml_text, const std::string& source_
   Section eng(top.table("engine"), "engine", source_name);
   eng.string("backend", c.backend);
   eng.integer("workers_per_gpu", c.engine.workers_per_gpu, 1, 4);
+  eng.boolean("prepare_ahead", c.engine.prepare_ahead);
   eng.integer("cpu_workers", c.engine.cpu_workers, 1, 1024);
   eng.integer("queue_capacity", c.engine.queue_capacity, 1, int64_t(1) << 32);
   double retention_s = std::chrono::duration<double>(c.engine.result_retention).count();

@@ -109,7 +109,8 @@ std::unique_ptr<engine::Backend> make_backend(const DaemonConfig& config) {
     engine::CudaOptions cuda;
     cuda.check_key_subgroups = config.check_key_subgroups;
     cuda.verify_proofs = config.verify_proofs;
-    cuda.staging_per_device = config.engine.workers_per_gpu;
+    // One pinned staging per partition a worker holds: two with preparation ahead.
+    cuda.staging_per_device = config.engine.workers_per_gpu * (config.engine.prepare_ahead ? 2 : 1);
     return engine::CudaBackend::create(cuda);
   }
 #else
@@ -170,6 +171,7 @@ std::unique_ptr<Daemon> Daemon::start(const DaemonConfig& config) {
       .kv("backend", s.backend)
       .kv("gpus", s.gpus.size())
       .kv("workers_per_gpu", config.engine.workers_per_gpu)
+      .kv("prepare_ahead", config.engine.prepare_ahead)
       .kv("cpu_workers", s.cpu_workers)
       .kv("queue_capacity", s.queue_capacity)
       .kv("keys", s.keys.size())

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -312,6 +313,92 @@ TEST(EngineSim, HandBackAfterPrepareRebuildsTheWitness) {
     EXPECT_EQ(count, 1) << witness << " finished " << count << " times";
   }
   expect_nothing_held(e, "after a hand-back");
+}
+
+// With EngineOptions::prepare_ahead a GPU worker prepares its next partition while the kernels
+// of its current one run; without it, it takes the next one only after the current finished.
+// One GPU, one worker, 20 ms of host preparation and 20 ms of kernels per partition.
+TEST(EngineSim, PreparesTheNextPartitionWhileKernelsRun) {
+  for (const bool ahead : {true, false}) {
+    SCOPED_TRACE(ahead ? "prepare_ahead" : "no preparation ahead");
+    SimOptions s = small_sim(1'000.0);  // 20 ms of kernels per partition
+    s.gpus = 1;
+    s.prepare_us = 20'000;
+    EngineOptions o = small_engine(1);
+    o.prepare_ahead = ahead;
+    auto e = make_sim_engine(o, s, 1);
+    std::vector<std::string> w;
+    for (int p = 0; p < 6; ++p) w.push_back("ahead" + std::to_string(p));
+    const JobResult r = e.engine->await(e.engine->submit(job("key0", w)), 60s);
+    ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
+    for (int p = 0; p < 6; ++p)
+      EXPECT_EQ(r.partitions[size_t(p)].proof, "sim-proof:" + w[size_t(p)]);
+    std::vector<TimelineRecord> records = e.engine->timeline().snapshot();
+    ASSERT_EQ(records.size(), 6u);
+    std::sort(records.begin(), records.end(),
+              [](const auto& a, const auto& b) { return a.compute_begin < b.compute_begin; });
+    size_t prepared_during_kernels = 0;
+    for (size_t i = 1; i < records.size(); ++i) {
+      prepared_during_kernels += records[i].prepared < records[i - 1].gpu_done;
+      if (!ahead) {
+        EXPECT_GE(records[i].taken, records[i - 1].finished)
+            << "partition " << i << " was taken before the previous one finished";
+      }
+    }
+    if (ahead) {
+      // Each one is taken right after the previous one's kernels are enqueued, 20 ms before
+      // they end; a loaded host could delay a few.
+      EXPECT_GE(prepared_during_kernels, 3u) << "the next partition was not prepared ahead";
+    }
+    expect_nothing_held(e, ahead ? "after preparing ahead" : "without preparing ahead");
+  }
+}
+
+// Preparing ahead takes nothing that would have to wait: with host bytes for one partition per
+// worker, or a key that is not loaded (the key budget holds one key, and the next job needs the
+// other), the partition goes back to the queue and runs after the current one. A worker that
+// waited for host bytes held by its own partition would never return, and one that loaded a
+// second key while holding the first would fail that job (no tier can hold both).
+TEST(EngineSim, PreparingAheadNeverWaitsForHostBytesOrKeys) {
+  struct Case {
+    const char* name;
+    int workers, keys;
+    bool one_key_budget;
+  };
+  for (const Case c : {Case{"host bytes for one partition per worker", 2, 1, false},
+                       Case{"a key budget of one key, jobs alternating keys", 1, 2, true}}) {
+    SCOPED_TRACE(c.name);
+    SimOptions s = small_sim(1'000.0);  // 20 ms of kernels per partition
+    s.gpus = 1;
+    EngineOptions o = small_engine(c.workers);
+    if (c.one_key_budget) {
+      o.keys.budgets = {{KeyTier::kVram, 21 * kMiB}};
+    } else {
+      o.host_bytes =
+          uint64_t(c.workers) * uint64_t(s.host_bytes_per_constraint * kPartitionConstraints);
+    }
+    auto e = make_sim_engine(o, s, c.keys);
+    std::vector<JobId> ids;
+    for (int j = 0; j < 4; ++j) {
+      std::vector<std::string> w;
+      for (int p = 0; p < 3; ++p) w.push_back("k" + std::to_string(j) + "." + std::to_string(p));
+      ids.push_back(e.engine->submit(job("key" + std::to_string(j % c.keys), w)));
+    }
+    for (size_t j = 0; j < ids.size(); ++j) {
+      const JobResult r = e.engine->await(ids[j], 60s);
+      ASSERT_EQ(r.state, JobState::kSucceeded) << "job " << j << ": " << r.error_message;
+      for (int p = 0; p < 3; ++p) {
+        EXPECT_EQ(r.partitions[size_t(p)].proof,
+                  "sim-proof:k" + std::to_string(j) + "." + std::to_string(p));
+      }
+    }
+    ASSERT_TRUE(e.engine->wait_idle(60s));
+    if (!c.one_key_budget) EXPECT_LE(e.engine->status().host_peak, o.host_bytes);
+    for (const auto& [witness, count] : e.sim->finish_counts()) {
+      EXPECT_EQ(count, 1) << witness << " finished " << count << " times";
+    }
+    expect_nothing_held(e, c.name);
+  }
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 //
 //   bench_engine_throughput [--json FILE] [--timeline-dir DIR] [--curve bls12_381|bn254]
 //                           [--partitions P] [--workers 1,2,3,4] [--key-tier vram|pinned]
-//                           [--dir TMP] [LOG_N ...]
+//                           [--no-prepare-ahead] [--dir TMP] [LOG_N ...]
 //
 // Every visible GPU is used (the key resident on each); CUDA_VISIBLE_DEVICES picks them, so the
 // scaling from one GPU to two is two runs. --key-tier pinned sizes the VRAM budget for the
@@ -54,6 +54,7 @@ struct Options {
   int partitions = 16;
   std::vector<int> workers = {1, 2, 3, 4};
   std::vector<unsigned> log_sizes;
+  bool prepare_ahead = true;  // EngineOptions::prepare_ahead
 };
 
 std::vector<int> parse_list(const std::string& text) {
@@ -80,6 +81,8 @@ Options parse(int argc, char** argv) {
       o.workers = parse_list(argv[++i]);
     } else if (arg == "--key-tier" && has_value) {
       o.key_tier = argv[++i];
+    } else if (arg == "--no-prepare-ahead") {
+      o.prepare_ahead = false;
     } else if (arg == "--dir" && has_value) {
       o.dir = argv[++i];
     } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
@@ -114,7 +117,7 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
                            const std::shared_ptr<const std::vector<uint8_t>>& wtns) {
   engine::CudaOptions cuda;
   cuda.verify_proofs = false;  // random key: its proofs cannot verify
-  cuda.staging_per_device = k;
+  cuda.staging_per_device = o.prepare_ahead ? 2 * k : k;
   auto backend = engine::CudaBackend::create(cuda);
   const engine::KeyTier tier =
       o.key_tier == "pinned" ? engine::KeyTier::kPinned : engine::KeyTier::kVram;
@@ -124,6 +127,7 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
   const uint64_t slot_bytes = backend->partition_vram_bytes({zkey});
   engine::EngineOptions options;
   options.workers_per_gpu = k;
+  options.prepare_ahead = o.prepare_ahead;
   // Room for exactly one placement: with --key-tier pinned the VRAM budget is below the whole
   // key, so the store takes its second tier.
   options.keys.budgets = {{engine::KeyTier::kVram, key_vram_bytes + (uint64_t(256) << 20)}};
@@ -196,18 +200,19 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
   const double p = o.partitions;
   const auto& sum = r.timings.sum;
   std::printf(
-      "2^%u %s %d GPU(s), K=%d: %d partitions in %.0f ms: %.2f partitions/s, %.1f ms each; "
+      "2^%u %s %d GPU(s), K=%d%s: %d partitions in %.0f ms: %.2f partitions/s, %.1f ms each; "
       "steady %.0f ms, GPU busy %.1f%% (mean); per partition: prepare %.1f, stage %.1f, gpu %.1f, "
       "epilogue %.1f ms\n",
-      log_n, o.curve.c_str(), gpus, k, o.partitions, wall_ms, 1e3 * p / wall_ms, wall_ms / p,
-      steady_ms, 100 * busy, sum.synthesis_ms / p, sum.stage_ms / p, sum.gpu_ms / p,
-      sum.epilogue_ms / p);
+      log_n, o.curve.c_str(), gpus, k, o.prepare_ahead ? "" : " (no preparation ahead)",
+      o.partitions, wall_ms, 1e3 * p / wall_ms, wall_ms / p, steady_ms, 100 * busy,
+      sum.synthesis_ms / p, sum.stage_ms / p, sum.gpu_ms / p, sum.epilogue_ms / p);
   return {{"op", "engine_throughput"},
           {"curve", o.curve},
           {"log_n", log_n},
           {"shape", "porep"},
           {"backend", "cuda"},
           {"workers_per_gpu", k},
+          {"prepare_ahead", o.prepare_ahead},
           {"gpus", gpus},
           {"partitions", o.partitions},
           {"wall_ms", wall_ms},
