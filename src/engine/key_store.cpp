@@ -1,6 +1,7 @@
 #include "engine/key_store.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <utility>
 
@@ -14,6 +15,7 @@ struct KeyStore::Entry {
   std::shared_ptr<const LoadedKey> loaded;
   KeyTier tier = KeyTier::kDisk;
   int refs = 0;
+  int draining = 0;  // callers of acquire_or_wait waiting to evict it
   bool loading = false;
   uint64_t last_use = 0, loads = 0;
 };
@@ -58,6 +60,9 @@ std::unique_ptr<KeyStore> KeyStore::create(const Options& options, Backend& back
 }
 
 namespace {
+
+// How often a caller of acquire_or_wait looks at its stop predicate while it waits.
+constexpr auto kStopPoll = std::chrono::milliseconds(20);
 
 // "vram 1024", "pinned 900 + vram 124": a key's charges when loaded into `tier`, that tier
 // first, for messages.
@@ -138,18 +143,40 @@ KeyHandle KeyStore::acquire_if_loaded(const KeyId& id) {
   auto it = entries_.find(id);
   if (it == entries_.end()) CUZK_THROW(ErrorKind::kNotFound, "unknown key '" + id + "'");
   const std::shared_ptr<Entry>& entry = it->second;
-  if (!entry->loaded) return {};
+  if (!entry->loaded || entry->draining > 0) return {};
   return handle_locked(entry);
 }
 
-KeyHandle KeyStore::acquire(const KeyId& id) {
+bool KeyStore::fits_alone_locked(const Entry& entry) const {
+  for (const auto& [tier, charges] : entry.charges) {
+    bool fits = true;
+    for (const auto& [t, bytes] : charges) fits = fits && bytes <= budget(t);
+    if (fits) return true;
+  }
+  return false;
+}
+
+KeyHandle KeyStore::acquire(const KeyId& id) { return acquire_impl(id, nullptr); }
+
+KeyHandle KeyStore::acquire_or_wait(const KeyId& id, const std::function<bool()>& stop) {
+  return acquire_impl(id, &stop);
+}
+
+KeyHandle KeyStore::acquire_impl(const KeyId& id, const std::function<bool()>* stop) {
   std::vector<std::shared_ptr<const LoadedKey>> evicted;  // destroyed after the lock is dropped
   std::unique_lock lock(mutex_);
   auto it = entries_.find(id);
   if (it == entries_.end()) CUZK_THROW(ErrorKind::kNotFound, "unknown key '" + id + "'");
   std::shared_ptr<Entry> entry = it->second;
   for (;;) {
-    if (entry->loaded) return handle_locked(entry);
+    if (entry->loaded) {
+      if (stop != nullptr && entry->draining > 0) {  // another caller waits to evict it
+        if ((*stop)()) return {};
+        loaded_.wait_for(lock, kStopPoll);
+        continue;
+      }
+      return handle_locked(entry);
+    }
     if (entry->loading) {
       loaded_.wait(lock);
       continue;
@@ -168,6 +195,22 @@ KeyHandle KeyStore::acquire(const KeyId& id) {
       }
       chosen = tier;
       break;
+    }
+    if (!chosen && stop != nullptr && fits_alone_locked(*entry)) {
+      // Keys in use fill the tiers. They are released when their partitions end; until then
+      // no new use of them starts through acquire_or_wait or acquire_if_loaded.
+      if ((*stop)()) return {};
+      std::vector<Entry*> needed;
+      for (KeyTier tier : backend_.key_tiers()) {
+        auto charges = entry->charges.find(tier);
+        if (charges != entry->charges.end() && make_room_locked(charges->second, needed, true)) {
+          break;
+        }
+      }
+      for (Entry* e : needed) ++e->draining;
+      loaded_.wait_for(lock, kStopPoll);
+      for (Entry* e : needed) --e->draining;
+      continue;
     }
     if (!chosen) {
       std::string needs;
@@ -204,7 +247,8 @@ KeyHandle KeyStore::acquire(const KeyId& id) {
   }
 }
 
-bool KeyStore::make_room_locked(const TierBytes& need, std::vector<Entry*>& victims) {
+bool KeyStore::make_room_locked(const TierBytes& need, std::vector<Entry*>& victims,
+                                bool in_use_too) {
   TierBytes deficit;  // bytes still to free, per tier
   for (const auto& [tier, bytes] : need) {
     const uint64_t cap = budget(tier);
@@ -213,13 +257,15 @@ bool KeyStore::make_room_locked(const TierBytes& need, std::vector<Entry*>& vict
     if (bytes > free_bytes) deficit[tier] = bytes - free_bytes;
   }
   if (deficit.empty()) return true;
-  std::vector<Entry*> unused;
+  std::vector<Entry*> candidates;
   for (auto& [other_id, other] : entries_) {
-    if (other->loaded && other->refs == 0 && !other->loading) unused.push_back(other.get());
+    if (other->loaded && (in_use_too || other->refs == 0) && !other->loading) {
+      candidates.push_back(other.get());
+    }
   }
-  std::sort(unused.begin(), unused.end(),
+  std::sort(candidates.begin(), candidates.end(),
             [](const Entry* a, const Entry* b) { return a->last_use < b->last_use; });
-  for (Entry* candidate : unused) {
+  for (Entry* candidate : candidates) {
     if (deficit.empty()) break;
     bool helps = false;
     for (const auto& [tier, bytes] : candidate->held) helps = helps || deficit.contains(tier);
@@ -248,9 +294,12 @@ void KeyStore::uncharge_locked(Entry& entry) {
 }
 
 void KeyStore::release(Entry& entry) {
-  std::lock_guard lock(mutex_);
-  --entry.refs;
-  entry.last_use = ++tick_;
+  {
+    std::lock_guard lock(mutex_);
+    --entry.refs;
+    entry.last_use = ++tick_;
+  }
+  loaded_.notify_all();  // a caller of acquire_or_wait may now find room
 }
 
 void KeyStore::preload(const KeyId& id) { (void)acquire(id); }

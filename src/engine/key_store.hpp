@@ -16,6 +16,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -82,8 +83,17 @@ class KeyStore {
   // Loads if needed. Throws kNotFound (unknown id), kResourceExhausted (no tier can hold it,
   // even after evicting every key not in use), or the backend's load error.
   KeyHandle acquire(const KeyId& id);
-  // The key in use only if it is loaded now: an empty handle when it is not (or still
-  // loading), without loading or evicting anything. Throws kNotFound for an unknown id.
+  // The same, except that a key which no tier has room for while other keys are in use, but
+  // which one tier could hold were they released, waits for them to be released and then
+  // evicts them (its job runs after theirs instead of failing). Meanwhile no new use of those
+  // keys starts through acquire_or_wait (it waits as well) or acquire_if_loaded, so a steady
+  // stream of their partitions cannot keep it waiting. `stop` is polled while waiting; an empty
+  // handle is returned once it is true. The engine's workers take keys this way, holding no
+  // other key at that moment.
+  KeyHandle acquire_or_wait(const KeyId& id, const std::function<bool()>& stop);
+  // The key in use only if it is loaded now and no caller of acquire_or_wait waits to evict
+  // it: otherwise an empty handle, without loading, evicting or waiting. Throws kNotFound for
+  // an unknown id.
   KeyHandle acquire_if_loaded(const KeyId& id);
   // Loads the key (into the best tier with room) without keeping it in use.
   void preload(const KeyId& id);
@@ -102,15 +112,21 @@ class KeyStore {
   void release(Entry& entry);
   // A handle on a loaded entry, counted as a use. Caller holds mutex_.
   KeyHandle handle_locked(const std::shared_ptr<Entry>& entry);
+  // acquire and acquire_or_wait (stop: null for acquire).
+  KeyHandle acquire_impl(const KeyId& id, const std::function<bool()>* stop);
+  // Whether one tier could hold the key if no other key were loaded. Caller holds mutex_.
+  bool fits_alone_locked(const Entry& entry) const;
   // The unused keys to evict, least recently used first, so that charges `need` fit every
-  // budget; false when no such set exists. Caller holds mutex_.
-  bool make_room_locked(const TierBytes& need, std::vector<Entry*>& victims);
+  // budget; false when no such set exists. `in_use_too`: keys in use count as evictable (the
+  // set acquire_or_wait waits for). Caller holds mutex_.
+  bool make_room_locked(const TierBytes& need, std::vector<Entry*>& victims,
+                        bool in_use_too = false);
   void uncharge_locked(Entry& entry);
 
   Options options_;
   Backend& backend_;
   mutable std::mutex mutex_;
-  std::condition_variable loaded_;
+  std::condition_variable loaded_;  // a load ended or a key was released
   std::map<KeyId, std::shared_ptr<Entry>> entries_;
   std::map<KeyTier, uint64_t> used_;
   uint64_t tick_ = 0;

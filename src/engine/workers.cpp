@@ -178,9 +178,13 @@ std::unique_ptr<PreparedPartition> Engine::Impl::prepare_on_gpu(QueuedPartition 
             p->host = std::make_unique<HostHold>(memory->host(), job->host_bytes, stop);
           }
           auto t0 = Clock::now();
-          p->key =
-              ahead ? keys->acquire_if_loaded(job->spec.key_id) : keys->acquire(job->spec.key_id);
-          if (!p->key) throw NotNow{};
+          if (ahead) {
+            p->key = keys->acquire_if_loaded(job->spec.key_id);
+            if (!p->key) throw NotNow{};
+          } else {
+            p->key = keys->acquire_or_wait(job->spec.key_id, stop);
+            if (!p->key) throw Cancelled{};
+          }
           p->t.key_load_ms = ms_between(t0, Clock::now());
           boundary();
           // prepare: host work, no lock. A witness submitted by value is released once the work
@@ -311,7 +315,8 @@ void Engine::Impl::run_on_cpu(const QueuedPartition& item, int index) {
         if (stop()) throw Cancelled{};
         HostHold host(memory->host(), job->host_bytes, stop);
         auto t0 = Clock::now();
-        KeyHandle key = keys->acquire(job->spec.key_id);
+        KeyHandle key = keys->acquire_or_wait(job->spec.key_id, stop);
+        if (!key) throw Cancelled{};
         t.key_load_ms = ms_between(t0, Clock::now());
         if (stop()) throw Cancelled{};
         tl.prepared = Clock::now();

@@ -358,7 +358,9 @@ TEST(EngineSim, PreparesTheNextPartitionWhileKernelsRun) {
 // worker, or a key that is not loaded (the key budget holds one key, and the next job needs the
 // other), the partition goes back to the queue and runs after the current one. A worker that
 // waited for host bytes held by its own partition would never return, and one that loaded a
-// second key while holding the first would fail that job (no tier can hold both).
+// second key while holding the first would fail that job (no tier can hold both). With two
+// workers and one key's room, a worker whose job needs the other key waits until the first
+// key's partitions are done (KeyStore::acquire_or_wait) instead of failing the job.
 TEST(EngineSim, PreparingAheadNeverWaitsForHostBytesOrKeys) {
   struct Case {
     const char* name;
@@ -366,7 +368,8 @@ TEST(EngineSim, PreparingAheadNeverWaitsForHostBytesOrKeys) {
     bool one_key_budget;
   };
   for (const Case c : {Case{"host bytes for one partition per worker", 2, 1, false},
-                       Case{"a key budget of one key, jobs alternating keys", 1, 2, true}}) {
+                       Case{"a key budget of one key, jobs alternating keys", 1, 2, true},
+                       Case{"two workers, a key budget of one key", 2, 2, true}}) {
     SCOPED_TRACE(c.name);
     SimOptions s = small_sim(1'000.0);  // 20 ms of kernels per partition
     s.gpus = 1;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -111,6 +112,43 @@ TEST(KeyStore, SlowLoadDoesNotBlockOtherKeys) {
       EXPECT_EQ(s.loads, 1u) << "k1 was loaded twice";
     }
   }
+}
+
+// acquire_or_wait: a key that fits only once a key in use is released waits for that release
+// (plain acquire throws, BestTierFirstThenTheNext), keeps new uses of that key from starting
+// meanwhile, then evicts it; a stop while waiting gives an empty handle and charges nothing.
+TEST(KeyStore, AcquireOrWaitWaitsForTheKeysInUse) {
+  auto f = make(1, 0);  // room for one key
+  auto a = f.store->acquire("k0");
+  std::atomic<bool> got{false};
+  KeyTier got_tier = KeyTier::kDisk;
+  std::thread waiter([&] {
+    auto h = f.store->acquire_or_wait("k1", [] { return false; });
+    got_tier = h.key().tier();
+    got = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  EXPECT_FALSE(got.load()) << "k1 was handed out while k0 filled the only tier";
+  EXPECT_FALSE(f.store->acquire_if_loaded("k0"))
+      << "a new use of k0 started while a caller waited to evict it";
+  a = KeyHandle();
+  waiter.join();
+  EXPECT_TRUE(got.load());
+  EXPECT_EQ(got_tier, KeyTier::kVram);
+  EXPECT_EQ(tier_of(*f.store, "k0"), KeyTier::kDisk) << "k0 was not evicted for k1";
+  EXPECT_TRUE(f.store->acquire_if_loaded("k1")) << "nobody waits: a loaded key is handed out";
+
+  auto b = f.store->acquire("k1");
+  const auto t0 = Clock::now();
+  auto stopped = f.store->acquire_or_wait(
+      "k2", [&] { return Clock::now() - t0 > std::chrono::milliseconds(40); });
+  EXPECT_FALSE(stopped) << "a stopped wait returned a key";
+  EXPECT_EQ(tier_of(*f.store, "k2"), KeyTier::kDisk);
+  EXPECT_EQ(tier_of(*f.store, "k1"), KeyTier::kVram);
+  for (const auto& t : f.store->tiers()) {
+    if (t.tier == KeyTier::kVram) EXPECT_EQ(t.used, 1'024'000u) << "the stopped wait charged";
+  }
+  EXPECT_EQ(f.sim->violations(), 0u);
 }
 
 // Keys of 1000 constraints: 1,024,000 bytes of points; in a host tier each also keeps
