@@ -21,6 +21,11 @@ void describe_metrics(Metrics& m) {
   m.describe("cuzk_partitions_completed_total", T::kCounter, "Partitions finished, by outcome.");
   m.describe("cuzk_partitions_handed_back_total", T::kCounter,
              "Partitions returned to the queue by a GPU leaving service, by GPU.");
+  m.describe("cuzk_partitions_prepared_ahead_total", T::kCounter,
+             "Partitions a GPU worker prepared while its previous partition computed, by GPU.");
+  m.describe("cuzk_prepare_ahead_deferred_total", T::kCounter,
+             "Partitions taken to prepare ahead and put back because their host bytes were not "
+             "free or their key not loaded, by GPU and reason.");
   m.describe("cuzk_partition_stage_ms", T::kHistogram, "Wall milliseconds per partition stage.",
              {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000});
   m.describe("cuzk_queue_depth", T::kGauge, "Partitions waiting for a worker, by priority.");

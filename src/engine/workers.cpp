@@ -19,7 +19,10 @@ namespace {
 
 struct Cancelled {};  // thrown to leave a partition at a stage boundary
 struct HandBack {};   // thrown to return a partition to the queue (its GPU left service)
-struct NotNow {};     // thrown to return a partition prepared ahead whose resources are busy
+// Thrown to return a partition taken to prepare ahead whose resources are busy.
+struct NotNow {
+  const char* reason;  // "host_bytes" or "key"
+};
 
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
@@ -172,7 +175,7 @@ std::unique_ptr<PreparedPartition> Engine::Impl::prepare_on_gpu(QueuedPartition 
         [&] {
           boundary();
           if (ahead) {
-            if (!memory->host().try_reserve(job->host_bytes)) throw NotNow{};
+            if (!memory->host().try_reserve(job->host_bytes)) throw NotNow{"host_bytes"};
             p->host = std::make_unique<HostHold>(memory->host(), job->host_bytes);
           } else {
             p->host = std::make_unique<HostHold>(memory->host(), job->host_bytes, stop);
@@ -180,7 +183,7 @@ std::unique_ptr<PreparedPartition> Engine::Impl::prepare_on_gpu(QueuedPartition 
           auto t0 = Clock::now();
           if (ahead) {
             p->key = keys->acquire_if_loaded(job->spec.key_id);
-            if (!p->key) throw NotNow{};
+            if (!p->key) throw NotNow{"key"};
           } else {
             p->key = keys->acquire_or_wait(job->spec.key_id, stop);
             if (!p->key) throw Cancelled{};
@@ -202,12 +205,19 @@ std::unique_ptr<PreparedPartition> Engine::Impl::prepare_on_gpu(QueuedPartition 
     p->release();
     scheduler->requeue(p->item);
     return nullptr;
-  } catch (const NotNow&) {
+  } catch (const NotNow& busy) {
+    metrics.add("cuzk_prepare_ahead_deferred_total", 1,
+                label("gpu", std::to_string(device)) + "," + label("reason", busy.reason));
     p->release();
     scheduler->requeue(p->item);
     return nullptr;
   }
-  if (outcome == JobState::kSucceeded) return p;
+  if (outcome == JobState::kSucceeded) {
+    if (ahead) {
+      metrics.add("cuzk_partitions_prepared_ahead_total", 1, label("gpu", std::to_string(device)));
+    }
+    return p;
+  }
   p->release();
   settle_partition(p->item, p->tl, p->t, outcome, {}, error);
   return nullptr;

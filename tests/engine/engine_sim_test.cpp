@@ -15,6 +15,19 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// The value of one series in Prometheus text (`name{labels} value` lines), 0 when absent.
+double metric_value(const std::string& text, const std::string& series) {
+  const std::string prefix = series + " ";
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    if (text.compare(at, prefix.size(), prefix) == 0) {
+      return std::stod(text.substr(at + prefix.size(), end - at - prefix.size()));
+    }
+    at = end + 1;
+  }
+  return 0;
+}
+
 TEST(EngineSim, ProvesAndReturnsEachPartitionsOwnResult) {
   auto e = make_sim_engine(small_engine(2), small_sim());
   const JobId id = e.engine->submit(job("key0", {"a0", "a1", "a2"}));
@@ -345,10 +358,15 @@ TEST(EngineSim, PreparesTheNextPartitionWhileKernelsRun) {
             << "partition " << i << " was taken before the previous one finished";
       }
     }
+    const double counted =
+        metric_value(e.engine->metrics_text(), "cuzk_partitions_prepared_ahead_total{gpu=\"0\"}");
     if (ahead) {
       // Each one is taken right after the previous one's kernels are enqueued, 20 ms before
       // they end; a loaded host could delay a few.
       EXPECT_GE(prepared_during_kernels, 3u) << "the next partition was not prepared ahead";
+      EXPECT_GE(counted, double(prepared_during_kernels)) << "prepared ahead, not counted";
+    } else {
+      EXPECT_EQ(counted, 0) << "counted as prepared ahead with the option off";
     }
     expect_nothing_held(e, ahead ? "after preparing ahead" : "without preparing ahead");
   }
@@ -397,6 +415,16 @@ TEST(EngineSim, PreparingAheadNeverWaitsForHostBytesOrKeys) {
     }
     ASSERT_TRUE(e.engine->wait_idle(60s));
     if (!c.one_key_budget) EXPECT_LE(e.engine->status().host_peak, o.host_bytes);
+    // Put back for the reason the budgets give, at least once (the timing decides how often;
+    // with two workers and one key's room a worker may wait for the key instead).
+    if (c.workers == 1 || !c.one_key_budget) {
+      const std::string reason = c.one_key_budget ? "key" : "host_bytes";
+      EXPECT_GT(
+          metric_value(e.engine->metrics_text(),
+                       "cuzk_prepare_ahead_deferred_total{gpu=\"0\",reason=\"" + reason + "\"}"),
+          0)
+          << e.engine->metrics_text();
+    }
     for (const auto& [witness, count] : e.sim->finish_counts()) {
       EXPECT_EQ(count, 1) << witness << " finished " << count << " times";
     }
