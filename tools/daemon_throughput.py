@@ -21,9 +21,10 @@ import statistics
 import sys
 from pathlib import Path
 
-from plot_timeline import busy_fractions
+from plot_timeline import busy_fractions, stage_time
 
-STAGES = [("prepare", "taken_us", "prepared_us"), ("stage", "prepared_us", "staged_us"),
+STAGES = [("prepare", "taken_us", "prepared_us"), ("ready", "prepared_us", "stage_begin_us"),
+          ("stage", "stage_begin_us", "staged_us"),
           ("wait", "staged_us", "compute_begin_us"), ("gpu", "compute_begin_us", "gpu_done_us"),
           ("epilogue", "gpu_done_us", "finished_us")]
 
@@ -46,7 +47,7 @@ def summarize(run):
     gpus = run["gpus"]
     per_gpu = [busy.get(d, 0.0) for d in range(gpus)]
     partitions = run["partitions"]
-    stages = {name: sum(r[end] - r[begin] for r in done) / 1e3 / partitions
+    stages = {name: sum(stage_time(r, end) - stage_time(r, begin) for r in done) / 1e3 / partitions
               for name, begin, end in STAGES}
     by_device = {d: sum(1 for r in done if r["device"] == d) for d in range(gpus)}
     return {"op": "engine_throughput", "via": "daemon", "backend": "cuda",

@@ -7,9 +7,11 @@ span from the first to the last partition).
   tools/plot_timeline.py timeline.jsonl timeline.png [--title TEXT]
 
 Needs gnuplot (Debian: gnuplot-nox). Stages, as the engine records them (src/engine/README.md):
-prepare (taken -> prepared, no lock), stage (prepared -> staged, under the memory lock),
-wait (staged -> compute_begin, waiting for the compute lock), gpu (compute_begin -> gpu_done),
-epilogue (gpu_done -> finished, no lock).
+prepare (taken -> prepared, no lock), ready (prepared -> stage_begin: prepared ahead, waiting for
+its worker's previous partition), stage (stage_begin -> staged, under the memory lock), wait
+(staged -> compute_begin, waiting for the compute lock), gpu (compute_begin -> gpu_done),
+epilogue (gpu_done -> finished, no lock). Timelines written before stage_begin was recorded
+have no ready stage (their stage starts when the partition was prepared).
 """
 import argparse
 import json
@@ -20,11 +22,19 @@ from pathlib import Path
 
 STAGES = [  # (name, start field, end field, colour)
     ("prepare", "taken_us", "prepared_us", "#9e9e9e"),
-    ("stage", "prepared_us", "staged_us", "#1f77b4"),
+    ("ready", "prepared_us", "stage_begin_us", "#ce93d8"),
+    ("stage", "stage_begin_us", "staged_us", "#1f77b4"),
     ("wait", "staged_us", "compute_begin_us", "#ffd54f"),
     ("gpu", "compute_begin_us", "gpu_done_us", "#2ca02c"),
     ("epilogue", "gpu_done_us", "finished_us", "#d62728"),
 ]
+
+
+def stage_time(record, field):
+    """A stage boundary; stage_begin_us falls back to prepared_us in older timelines."""
+    if field == "stage_begin_us" and field not in record:
+        return record["prepared_us"]
+    return record[field]
 
 
 def busy_fractions(records, span=None):
@@ -86,7 +96,7 @@ def main():
             path = Path(tmp) / f"{name}.dat"
             lines = []
             for r in records:
-                start, end = r[start_field], r[end_field]
+                start, end = stage_time(r, start_field), stage_time(r, end_field)
                 if end <= start or start < 0:
                     continue
                 y = row_of[(r["device"], r["worker"])]

@@ -147,6 +147,7 @@ std::string Timeline::to_json_lines(Clock::time_point origin) const {
         << ",\"worker\":" << r.worker << ",\"outcome\":\"" << job_state_name(r.outcome)
         << "\",\"taken_us\":" << micros(r.taken, origin)
         << ",\"prepared_us\":" << micros(r.prepared, origin)
+        << ",\"stage_begin_us\":" << micros(r.stage_begin, origin)
         << ",\"staged_us\":" << micros(r.staged, origin)
         << ",\"compute_begin_us\":" << micros(r.compute_begin, origin)
         << ",\"gpu_done_us\":" << micros(r.gpu_done, origin)

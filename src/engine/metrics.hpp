@@ -55,7 +55,10 @@ struct TimelineRecord {
   uint32_t partition = 0;
   int device = -1;
   int worker = 0;  // index within the device (or within the CPU pool)
-  Clock::time_point taken{}, prepared{}, staged{}, compute_begin{}, gpu_done{}, finished{};
+  // stage_begin: when its worker began to stage it; after `prepared` by the time the partition
+  // waited, prepared ahead, for the worker's previous partition to end.
+  Clock::time_point taken{}, prepared{}, stage_begin{}, staged{}, compute_begin{}, gpu_done{},
+      finished{};
   JobState outcome = JobState::kSucceeded;  // kSucceeded, kFailed or kCancelled
 };
 

@@ -249,7 +249,7 @@ std::unique_ptr<PreparedPartition> Engine::Impl::run_prepared(
           boundary();
           // stage: under mem, reserve the slot, order the stream after its previous owner's work,
           // enqueue the uploads. Nothing here waits for the device.
-          const Clock::time_point stage_begin = Clock::now();
+          tl.stage_begin = Clock::now();
           GpuLocks& gpu = *locks[size_t(device)];
           VramArena& arena = memory->vram(device);
           SlotHold slot(arena, stream);
@@ -263,7 +263,7 @@ std::unique_ptr<PreparedPartition> Engine::Impl::run_prepared(
             p.work->stage(stream, slot.get());
           }
           tl.staged = Clock::now();
-          t.stage_ms = ms_between(stage_begin, tl.staged);
+          t.stage_ms = ms_between(tl.stage_begin, tl.staged);
           // The last hand-back point: after it the partition computes here.
           boundary();
           // compute: under compute, enqueue the kernels and the download (waiting on this
