@@ -33,7 +33,9 @@ void Scheduler::push_job(std::vector<QueuedPartition> partitions) {
 std::optional<QueuedPartition> Scheduler::pop(const std::atomic<bool>* leave) {
   const auto leaving = [leave] { return leave != nullptr && leave->load(); };
   std::unique_lock lock(mutex_);
+  ++waiting_;
   not_empty_.wait(lock, [&] { return closed_ || !queue_.empty() || leaving(); });
+  --waiting_;
   if (queue_.empty() || leaving()) return std::nullopt;
   auto node = queue_.extract(queue_.begin());
   return std::move(node.value());
@@ -41,9 +43,14 @@ std::optional<QueuedPartition> Scheduler::pop(const std::atomic<bool>* leave) {
 
 std::optional<QueuedPartition> Scheduler::try_pop(const std::atomic<bool>* leave) {
   std::lock_guard lock(mutex_);
-  if (queue_.empty() || (leave != nullptr && leave->load())) return std::nullopt;
+  if (queue_.empty() || waiting_ > 0 || (leave != nullptr && leave->load())) return std::nullopt;
   auto node = queue_.extract(queue_.begin());
   return std::move(node.value());
+}
+
+size_t Scheduler::waiting() const {
+  std::lock_guard lock(mutex_);
+  return waiting_;
 }
 
 void Scheduler::requeue(QueuedPartition partition) {

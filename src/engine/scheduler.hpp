@@ -48,8 +48,13 @@ class Scheduler {
   // The first partition in the order above; nullopt once closed and empty, or as soon as
   // `leave` (when given) is true: a worker whose GPU was taken out of service.
   std::optional<QueuedPartition> pop(const std::atomic<bool>* leave = nullptr);
-  // The same without waiting: nullopt when nothing is queued now (or `leave` is true).
+  // The same without waiting, for a worker that is still busy (preparation ahead): nullopt when
+  // nothing is queued now, when `leave` is true, or while another caller waits in pop() — an
+  // idle worker takes what is queued first, so no partition waits behind a busy one while a
+  // worker (of this GPU or another) has nothing to do.
   std::optional<QueuedPartition> try_pop(const std::atomic<bool>* leave = nullptr);
+  // Callers blocked in pop() now (idle workers).
+  size_t waiting() const;
   // Puts back a partition a worker took but gave up before running it (its GPU was taken out
   // of service), in its old place. Never refused: the room was counted when it was pushed.
   void requeue(QueuedPartition partition);
@@ -82,6 +87,7 @@ class Scheduler {
   std::condition_variable not_empty_;
   std::set<QueuedPartition, Order> queue_;
   bool closed_ = false;
+  size_t waiting_ = 0;  // callers blocked in pop()
 };
 
 }  // namespace cuzk::engine

@@ -97,6 +97,27 @@ TEST(Scheduler, RemoveJobAndCloseWakesPoppers) {
   EXPECT_THROW(s->push_job({item(Priority::kLow, 9, 0)}), Error);
 }
 
+// try_pop (a busy worker preparing ahead) leaves what is queued to a worker blocked in pop():
+// pushed while one waits, the partition goes to the waiter even if try_pop runs first.
+TEST(Scheduler, TryPopLeavesThePartitionToAnIdleWorker) {
+  auto s = Scheduler::create({100});
+  EXPECT_FALSE(s->try_pop()) << "empty queue";
+  s->push_job({item(Priority::kNormal, 1, 0)});
+  ASSERT_TRUE(s->try_pop()) << "nobody waits: the busy worker takes it";
+  for (int round = 0; round < 50; ++round) {
+    std::optional<QueuedPartition> got;
+    std::thread idle([&] { got = s->pop(); });
+    while (s->waiting() == 0) std::this_thread::yield();
+    s->push_job({item(Priority::kNormal, 2 + uint64_t(round), 0)});
+    const auto stolen = s->try_pop();
+    EXPECT_FALSE(stolen) << "round " << round << ": taken from under a waiting worker";
+    if (stolen) s->requeue(*stolen);  // the waiter still gets one, the test goes on
+    idle.join();
+    ASSERT_TRUE(got.has_value());
+    EXPECT_EQ(got->job_seq, 2 + uint64_t(round));
+  }
+}
+
 TEST(GpuLocks, CheckerFiresOnMemUnderCompute) {
   GpuLocks locks(0);
   const uint64_t before = lock_order_violations();
