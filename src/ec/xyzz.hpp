@@ -47,9 +47,14 @@ struct Xyzz {
   // 1/ZZZ by one inversion, then 1/Z = ZZ/ZZZ and 1/ZZ = (1/Z)²: 1I + 3M + 1S.
   CUZK_HD constexpr AffinePoint to_affine() const {
     if (is_infinity()) return AffinePoint::infinity();
-    Field zzz_inv = ZZZ.inverse();
-    Field z_inv = zzz_inv * ZZ;
-    return {X * z_inv.sqr(), Y * zzz_inv};
+    return to_affine_given(ZZZ.inverse());
+  }
+
+  // The same with 1/ZZZ already known (a batch inversion of many points' ZZZ): 3M + 1S. Not
+  // for the point at infinity.
+  CUZK_HD constexpr AffinePoint to_affine_given(const Field& zzz_inverse) const {
+    const Field z_inv = zzz_inverse * ZZ;
+    return {X * z_inv.sqr(), Y * zzz_inverse};
   }
 
   CUZK_HD constexpr Xyzz operator-() const { return {X, -Y, ZZ, ZZZ}; }

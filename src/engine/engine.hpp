@@ -45,6 +45,10 @@ struct EngineOptions {
   uint64_t vram_arena_bytes = 0;
   uint64_t vram_margin_bytes = uint64_t(1) << 30;
   KeyStore::Options keys;
+
+  // Partitions the workers of one GPU hold at once (each its own pinned staging): one per
+  // worker, two with preparation ahead.
+  int partitions_held_per_gpu() const { return workers_per_gpu * (prepare_ahead ? 2 : 1); }
 };
 
 enum class ShutdownMode { kDrain, kCancel };

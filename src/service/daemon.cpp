@@ -109,8 +109,7 @@ std::unique_ptr<engine::Backend> make_backend(const DaemonConfig& config) {
     engine::CudaOptions cuda;
     cuda.check_key_subgroups = config.check_key_subgroups;
     cuda.verify_proofs = config.verify_proofs;
-    // One pinned staging per partition a worker holds: two with preparation ahead.
-    cuda.staging_per_device = config.engine.workers_per_gpu * (config.engine.prepare_ahead ? 2 : 1);
+    cuda.staging_per_device = config.engine.partitions_held_per_gpu();
     return engine::CudaBackend::create(cuda);
   }
 #else

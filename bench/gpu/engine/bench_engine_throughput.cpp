@@ -115,9 +115,12 @@ engine::JobSpec job_of(int partitions, const std::shared_ptr<const std::vector<u
 
 nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_n, int k,
                            const std::shared_ptr<const std::vector<uint8_t>>& wtns) {
+  engine::EngineOptions options;
+  options.workers_per_gpu = k;
+  options.prepare_ahead = o.prepare_ahead;
   engine::CudaOptions cuda;
   cuda.verify_proofs = false;  // random key: its proofs cannot verify
-  cuda.staging_per_device = o.prepare_ahead ? 2 * k : k;
+  cuda.staging_per_device = options.partitions_held_per_gpu();
   auto backend = engine::CudaBackend::create(cuda);
   const engine::KeyTier tier =
       o.key_tier == "pinned" ? engine::KeyTier::kPinned : engine::KeyTier::kVram;
@@ -125,9 +128,6 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
   const uint64_t key_vram_bytes = charges[engine::KeyTier::kVram];
   const uint64_t key_pinned_bytes = charges[engine::KeyTier::kPinned];
   const uint64_t slot_bytes = backend->partition_vram_bytes({zkey});
-  engine::EngineOptions options;
-  options.workers_per_gpu = k;
-  options.prepare_ahead = o.prepare_ahead;
   // Room for exactly one placement: with --key-tier pinned the VRAM budget is below the whole
   // key, so the store takes its second tier.
   options.keys.budgets = {{engine::KeyTier::kVram, key_vram_bytes + (uint64_t(256) << 20)}};
