@@ -77,6 +77,42 @@ class AffineBucketsTest : public ::testing::Test {
 
 TYPED_TEST_SUITE_P(AffineBucketsTest);
 
+// The trick's two chains hand out every inverse exactly once, in pairs of one even and one odd
+// position (plus one even position alone when the count is odd), and each is right.
+TYPED_TEST_P(AffineBucketsTest, BatchInverterHandsOutEachInverseOnce) {
+  using Field = typename TestFixture::Field;
+  msm::BatchInverter<Field> inverter;
+  for (size_t n : {1, 2, 3, 4, 5, 17, 64}) {
+    std::vector<Field> values(n);
+    for (auto& v : values) {
+      do {
+        v = Field::random(this->rng_);
+      } while (v.is_zero());
+    }
+    std::vector<int> seen(n, 0);
+    size_t alone = 0;
+    const auto check = [&](size_t i, const Field& inverse) {
+      ASSERT_LT(i, n);
+      ++seen[i];
+      EXPECT_EQ(values[i] * inverse, Field::one()) << "n = " << n << ", i = " << i;
+    };
+    inverter.for_each_inverse(
+        std::span<const Field>(values),
+        [&](size_t i, const Field& inverse) {
+          ++alone;
+          check(i, inverse);
+        },
+        [&](size_t i, const Field& inverse_i, size_t j, const Field& inverse_j) {
+          EXPECT_EQ(i % 2, 0u) << "n = " << n;
+          EXPECT_EQ(j, i + 1) << "n = " << n;
+          check(i, inverse_i);
+          check(j, inverse_j);
+        });
+    EXPECT_EQ(alone, n % 2) << "n = " << n;
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(seen[i], 1) << "n = " << n << ", i = " << i;
+  }
+}
+
 TYPED_TEST_P(AffineBucketsTest, BatchInverterInvertsEveryElement) {
   using Field = typename TestFixture::Field;
   msm::BatchInverter<Field> inverter;
@@ -181,7 +217,8 @@ TYPED_TEST_P(AffineBucketsTest, LaneReductionHandlesEqualAndOppositeSums) {
   this->check(64, points, cancelling, 16, 16);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(AffineBucketsTest, BatchInverterInvertsEveryElement,
+REGISTER_TYPED_TEST_SUITE_P(AffineBucketsTest, BatchInverterHandsOutEachInverseOnce,
+                            BatchInverterInvertsEveryElement,
                             DistinctPointsAreBatched, RepeatedPointDoublesOrSpills,
                             OppositePointsCancel, MixedInputsTakeEveryPath,
                             LaneReductionHandlesEqualAndOppositeSums);
