@@ -147,30 +147,33 @@ class AffineBuckets {
     batch_points_.push_back(point(op));
   }
 
-  // All pending additions of the batch: denominators, one batch inversion, the sums.
+  // All pending additions of the batch into the buckets.
   void apply_batch() {
     stats_.batched += batch_buckets_.size();
     ++stats_.batches;
-    apply_open_batch();
+    for (const uint32_t bucket : batch_buckets_) busy_[bucket] = 0;
+    apply_open_batch(affine_);
   }
 
-  void apply_open_batch() {
+  // targets[batch_buckets_[k]] += batch_points_[k] for every k (the targets are the buckets or
+  // the reduction's lanes): denominators, one batch inversion, the sums; then the batch is
+  // empty.
+  void apply_open_batch(std::vector<AffinePoint>& targets) {
     const size_t size = batch_buckets_.size();
     denominators_.resize(size);
     for (size_t k = 0; k < size; ++k) {
-      denominators_[k] = ec::affine_sum_denominator(affine_[batch_buckets_[k]], batch_points_[k]);
+      denominators_[k] = ec::affine_sum_denominator(targets[batch_buckets_[k]], batch_points_[k]);
     }
     inverter_.for_each_inverse(
         denominators_,
         [&](size_t k, const Field& inverse) {
-          AffinePoint& slot = affine_[batch_buckets_[k]];
-          slot = ec::affine_sum(slot, batch_points_[k], inverse);
+          AffinePoint& target = targets[batch_buckets_[k]];
+          target = ec::affine_sum(target, batch_points_[k], inverse);
         },
         [&](size_t k, const Field& inverse_k, size_t l, const Field& inverse_l) {
-          ec::affine_sum_two(affine_[batch_buckets_[k]], batch_points_[k], inverse_k,
-                             affine_[batch_buckets_[l]], batch_points_[l], inverse_l);
+          ec::affine_sum_two(targets[batch_buckets_[k]], batch_points_[k], inverse_k,
+                             targets[batch_buckets_[l]], batch_points_[l], inverse_l);
         });
-    for (const uint32_t bucket : batch_buckets_) busy_[bucket] = 0;
     batch_buckets_.clear();
     batch_points_.clear();
   }
@@ -255,7 +258,7 @@ class AffineBuckets {
         batch_points_.push_back(points[k]);
       }
     }
-    apply_open_batch();
+    apply_open_batch(affine_);
     spilled_.clear();
   }
 
@@ -283,22 +286,7 @@ class AffineBuckets {
       batch_buckets_.push_back(uint32_t(s));
       batch_points_.push_back(*p);
     }
-    denominators_.resize(batch_buckets_.size());
-    for (size_t k = 0; k < batch_buckets_.size(); ++k) {
-      denominators_[k] = ec::affine_sum_denominator(lanes[batch_buckets_[k]], batch_points_[k]);
-    }
-    inverter_.for_each_inverse(
-        denominators_,
-        [&](size_t k, const Field& inverse) {
-          AffinePoint& lane = lanes[batch_buckets_[k]];
-          lane = ec::affine_sum(lane, batch_points_[k], inverse);
-        },
-        [&](size_t k, const Field& inverse_k, size_t l, const Field& inverse_l) {
-          ec::affine_sum_two(lanes[batch_buckets_[k]], batch_points_[k], inverse_k,
-                             lanes[batch_buckets_[l]], batch_points_[l], inverse_l);
-        });
-    batch_buckets_.clear();
-    batch_points_.clear();
+    apply_open_batch(lanes);
   }
 
   Xyzz lane_weighted_sum(size_t lanes) {
