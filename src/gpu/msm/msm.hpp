@@ -66,7 +66,8 @@ struct MsmConfig {
   // runs the host-to-device copies (required; it is ordered after config.stream on entry).
   size_t chunk_points = 0;
   cudaStream_t copy_stream = nullptr;
-  // (scalar, window) pairs sorted at once; 0: kSortEntriesPerPass. Larger MSMs sort their
+  // (scalar, window) pairs sorted at once; 0: kSortEntriesPerPass (msm_shifted:
+  // kShiftedSortEntriesPerPass). Larger MSMs sort their
   // windows in several passes; tests lower it to exercise that path on small inputs.
   size_t sort_entries_per_pass = 0;
   // Tuning sweeps: threads aimed at per accumulation launch (0: kAccumulateThreads), and the

@@ -142,10 +142,12 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
   if (pinned) {
     request.chunk_points = config.chunk_points != 0 ? config.chunk_points : kDefaultChunkPoints;
   }
+  request.shifted = shifted_c != 0;
   if (config.sort_entries_per_pass != 0) {
     request.sort_entries_per_pass = config.sort_entries_per_pass;
+  } else if (request.shifted) {
+    request.sort_entries_per_pass = kShiftedSortEntriesPerPass;
   }
-  request.shifted = shifted_c != 0;
   if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
   if (config.partials_per_thread != 0) request.partials_per_thread = config.partials_per_thread;
   request.segment_buckets = config.segment_buckets;

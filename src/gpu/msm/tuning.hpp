@@ -145,6 +145,14 @@ inline constexpr unsigned kThreadsPerBlock = 128;
 // 4.3 of 36.2 ms at 2^24, which the scalar counts take away.
 inline constexpr size_t kSortEntriesPerPass = size_t(1) << 28;
 
+// msm_shifted sorts up to this many pairs at once. Its windows share one bucket set, so every
+// pass after the first needs run sums of its own and a kernel that adds them into the buckets
+// (merge_run_sums); one pass needs neither. At 2^26 points (BLS12-381 G1, c = 24, 11 windows:
+// 738M pairs) passes of 2^28 / 2^29 / 2^30 pairs took 355.0 / 347.3 / 329.2 ms, the merges alone
+// 19.3 ms of the first under ncu (bench/results/2026-12-01_h200_42fbd72_msm_shifted_passes.txt).
+// The price is 12 GiB more workspace than 2^28 pairs, beside a table of 66 GiB.
+inline constexpr size_t kShiftedSortEntriesPerPass = size_t(1) << 30;
+
 // MsmConfig::scalar_counts: a pass writes and sorts only the pairs the counts allow when they
 // are at most this share of its pairs; above it, every pair as without counts (the prefix sum
 // of the pair counts and the filler cost more than the sort saves). Measured on the H200
