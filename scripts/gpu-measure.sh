@@ -35,7 +35,8 @@
 #                memory, for each occupancy bound in MIN_BLOCKS (default 3 4 5):
 #                $OUT/msm_sums_<storage>_<b>.json
 #   partition    bench_gpu_prove at PARTITION_LOGS (default 27) with a key in PARTITION_KEY_FORMAT
-#                (zkey, the default, or params): $OUT/prove_<format>_<logs>.json
+#                (zkey, the default, or params), with its H table if PARTITION_H_TABLE=1:
+#                $OUT/prove_<format>[_htable]_<logs>.json
 #   streamed-msm the MSM on bases in pinned host memory (a streamed key's), G1 at 2^24 and 2^26
 #                and G2 at 2^24 (BLS12-381, random and porep scalars), staged in chunks of 2^k
 #                points for k in CHUNK_LOGS (default 20 22 24), next to the plain copy of the
@@ -50,6 +51,8 @@
 #                making before them)
 #   engine-pinned the engine with the key in pinned host memory and with it in VRAM, 2^LOG_N
 #                porep partitions (default 24), K = 2: $OUT/engine_<tier>_2p<LOG_N>.json
+#   engine-h-tables the engine with the key in VRAM with and without its H table, 2^LOG_N porep
+#                partitions (default 24), K = 1, 2, 3: $OUT/engine_{plain,htable}_2p<LOG_N>.json
 #
 # Environment: OUT (default BUILD_DIR/gpu-measure), CUZK_BENCH_COMMIT / CUZK_BENCH_DATE label the
 # JSON. .deps/ in the repository root is used as in scripts/gpu-check.sh.
@@ -165,8 +168,10 @@ for step in "$@"; do
     partition)
       logs=${PARTITION_LOGS:-27}
       format=${PARTITION_KEY_FORMAT:-zkey}
-      "$BUILD_DIR/bench/gpu/prover/bench_gpu_prove" --runs 3 --key-format "$format" \
-        --json "$OUT/prove_${format}_${logs// /_}.json" $logs || status=1
+      table=()
+      [[ ${PARTITION_H_TABLE:-0} == 1 ]] && table=(--h-table)
+      "$BUILD_DIR/bench/gpu/prover/bench_gpu_prove" --runs 3 --key-format "$format" "${table[@]}" \
+        --json "$OUT/prove_${format}${table:+_htable}_${logs// /_}.json" $logs || status=1
       ;;
     streamed-msm)
       chunks=${CHUNK_LOGS:-20 22 24}
@@ -181,6 +186,13 @@ for step in "$@"; do
         "$BUILD_DIR/bench/gpu/engine/bench_engine_throughput" --workers 2 --partitions 8 \
           --key-tier $tier --json "$OUT/engine_${tier}_2p$log_n.json" "$log_n" || status=1
       done
+      ;;
+    engine-h-tables)
+      log_n=${LOG_N:-24}
+      "$BUILD_DIR/bench/gpu/engine/bench_engine_throughput" --workers 1,2,3 --partitions 16 \
+        --json "$OUT/engine_plain_2p$log_n.json" "$log_n" || status=1
+      "$BUILD_DIR/bench/gpu/engine/bench_engine_throughput" --workers 1,2,3 --partitions 16 \
+        --h-tables --json "$OUT/engine_htable_2p$log_n.json" "$log_n" || status=1
       ;;
     msm-kernels)
       ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)

@@ -228,18 +228,24 @@ std::unique_ptr<PartitionWork> prepare_with(const CudaKey<Curve>& key, const Par
   return work;
 }
 
-// KeyShape's sizes for a circuit of `host`'s matrices whose key has `points` bytes.
+// KeyShape's sizes for a circuit of `host`'s matrices whose key has `points` bytes and an H
+// query of h_points, with an H table when in VRAM if h_table.
 template <class Curve>
 CudaBackend::KeyShape shape_of(const gpu::prover::HostCircuit<typename Curve::Fr>& host,
-                               uint64_t points) {
+                               uint64_t points, size_t h_points, bool h_table) {
   using Buffers = gpu::prover::PartitionBuffers<Curve>;
+  using gpu::prover::KeyResidency;
   CudaBackend::KeyShape shape;
   shape.circuit_bytes = host.bytes() + gpu::prover::kDomainBytesBound;
   shape.points_bytes = points;
-  // A streamed key's MSMs stage their bases through the slot: the larger of the two.
+  const unsigned table_bits = h_table ? gpu::prover::h_table_window_bits<Curve>(h_points) : 0;
+  if (h_table) shape.h_table_bytes = gpu::prover::h_table_bytes<Curve>(h_points);
+  // A streamed key's MSMs stage their bases through the slot, a key with an H table runs the
+  // H MSM in msm_shifted's workspace: the largest of the three.
   shape.partition_bytes = std::max(
-      Buffers::bytes_for(gpu::prover::partition_shape(host, gpu::prover::KeyResidency::kDevice)),
-      Buffers::bytes_for(gpu::prover::partition_shape(host, gpu::prover::KeyResidency::kStreamed)));
+      {Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kDevice)),
+       Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kDevice, table_bits)),
+       Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kStreamed))});
   shape.witness_bytes = uint64_t(host.n_vars) * sizeof(typename Curve::Fr);
   return shape;
 }
@@ -265,7 +271,8 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
     static_assert(sizeof(formats::BellmanParams::G1) == 96 &&
                   sizeof(formats::BellmanParams::G2) == 192);
     const auto r1cs = formats::read_r1cs<Curve>(bellman_r1cs_path(source));
-    shape = shape_of<Curve>(gpu::prover::host_circuit_from_r1cs(r1cs), points);
+    shape = shape_of<Curve>(gpu::prover::host_circuit_from_r1cs(r1cs), points,
+                            layout.h.size() / sizeof(formats::BellmanParams::G1), options_.h_tables);
   } else {
     auto file = formats::MappedFile::open(source.path);
     formats::with_curve(formats::sniff_curve(file.bytes(), source.path.string()), [&](auto curve) {
@@ -278,7 +285,8 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
       // Every point counted (the density the upload applies is not known without reading the
       // points), plus room for its wire lists, which stay in VRAM in every tier.
       shape = shape_of<Curve>(gpu::prover::host_circuit_from_zkey(matrices),
-                              gpu::prover::footprint(sections.header).bytes());
+                              gpu::prover::footprint(sections.header).bytes(),
+                              sections.header.domain_size, options_.h_tables);
       shape.circuit_bytes += 2 * sizeof(uint32_t) * uint64_t(sections.header.n_vars);
     });
   }
@@ -291,7 +299,7 @@ TierBytes CudaBackend::key_charges(const KeySource& source, KeyTier tier) const 
   const KeyShape s = shape(source);
   switch (tier) {
     case KeyTier::kVram:
-      return {{KeyTier::kVram, s.circuit_bytes + s.points_bytes}};
+      return {{KeyTier::kVram, s.circuit_bytes + s.points_bytes + s.h_table_bytes}};
     case KeyTier::kPinned:
       return {{KeyTier::kPinned, s.points_bytes}, {KeyTier::kVram, s.circuit_bytes}};
     default:
@@ -345,7 +353,9 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
     const auto r1cs = formats::read_r1cs<Curve>(bellman_r1cs_path(source));
     return load.template operator()<Curve>(params, [&](const auto& streamed) {
       return streamed != nullptr ? Resident::from_params(params, r1cs, streamed)
-                                 : Resident::from_params(params, r1cs);
+                                 : Resident::from_params(params, r1cs,
+                                                         gpu::prover::KeyPlacement::kDevice,
+                                                         options_.h_tables);
     });
   }
   formats::ZkeyReadOptions read;
@@ -355,7 +365,9 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
     using Resident = gpu::prover::ResidentCircuit<Curve>;
     const auto zkey = formats::read_zkey<Curve>(source.path, read);
     return load.template operator()<Curve>(zkey, [&](const auto& streamed) {
-      return streamed != nullptr ? Resident::from_zkey(zkey, streamed) : Resident::from_zkey(zkey);
+      return streamed != nullptr ? Resident::from_zkey(zkey, streamed)
+                                 : Resident::from_zkey(zkey, gpu::prover::KeyPlacement::kDevice,
+                                                       options_.h_tables);
     });
   });
 }

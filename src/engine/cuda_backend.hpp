@@ -52,6 +52,10 @@ struct CudaOptions {
   // engine's workers per GPU); more are made on demand. Pinned allocation is slow (~0.4 s for
   // a 2^24 witness), so making them at load time keeps it out of the first partitions.
   int staging_per_device = 2;
+  // Each key loaded into VRAM gets its H table (gpu/prover/device_proving_key.hpp): the H MSM
+  // of every partition from precomputed shifted bases, for shifted_windows(c) times the H
+  // query's VRAM (about 3.3x a porep key's VRAM at 2^24) and a build of seconds at load.
+  bool h_tables = false;
 };
 
 class CudaBackend : public Backend {
@@ -82,6 +86,7 @@ class CudaBackend : public Backend {
   struct KeyShape {
     uint64_t circuit_bytes = 0;    // matrices and NTT domain, on each device
     uint64_t points_bytes = 0;     // the five queries, in VRAM or pinned memory
+    uint64_t h_table_bytes = 0;    // the H table of a key in VRAM (CudaOptions::h_tables)
     uint64_t partition_bytes = 0;  // one partition's slot (the larger, streamed or not)
     uint64_t witness_bytes = 0;    // the pinned witness
   };

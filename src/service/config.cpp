@@ -209,6 +209,7 @@ DaemonConfig parse_config(std::string_view toml_text, const std::string& source_
   keys.path("directory", c.key_directory);
   keys.strings("preload", c.preload);
   keys.boolean("check_subgroups", c.check_key_subgroups);
+  keys.boolean("h_tables", c.h_tables);
   Section budgets(keys.table("budgets"), "keys.budgets", source_name);
   for (const auto& [name, tier] :
        {std::pair{"vram", engine::KeyTier::kVram}, std::pair{"pinned", engine::KeyTier::kPinned},

@@ -43,6 +43,7 @@ struct DaemonConfig {
   std::map<std::string, std::filesystem::path> key_files;  // [keys.files] id = "path"
   std::vector<std::string> preload;
   bool check_key_subgroups = true;  // cpu, cuda: subgroup checks of every key point when loading
+  bool h_tables = false;  // cuda: keys in VRAM get an H table (engine/cuda_backend.hpp)
 
   // [sim]: the GPU test double (src/engine/sim_backend.hpp) and its keys' sizes
   engine::SimOptions sim;

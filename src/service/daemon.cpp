@@ -109,6 +109,7 @@ std::unique_ptr<engine::Backend> make_backend(const DaemonConfig& config) {
     engine::CudaOptions cuda;
     cuda.check_key_subgroups = config.check_key_subgroups;
     cuda.verify_proofs = config.verify_proofs;
+    cuda.h_tables = config.h_tables;
     cuda.staging_per_device = config.engine.partitions_held_per_gpu();
     return engine::CudaBackend::create(cuda);
   }

@@ -224,7 +224,9 @@ inline void run_bellman_key_suite(Engine* engine, const fs::path& dir, const Bel
   }
   ASSERT_TRUE(engine->wait_idle(60s));
   for (const auto& k : engine->status().keys) {
-    if (k.id == "bellman") EXPECT_EQ(k.tier, key_tier);
+    if (k.id == "bellman") {
+      EXPECT_EQ(k.tier, key_tier);
+    }
   }
 
   const fs::path lone = dir / "lone.params";

@@ -3,7 +3,8 @@
 // in VRAM and no VRAM slot left behind; a job cancelled while its partitions run leaves nothing
 // reserved; K = 1..4 workers per GPU all give verifying proofs; a prepared partition rebuilds
 // its submitted witness (for a hand-back); a key the VRAM budget cannot hold proves from pinned
-// host memory; with two GPUs, partitions of one job run on both, every proof verifies, a GPU
+// host memory; keys loaded with their H tables (CudaOptions::h_tables) prove, and are charged
+// for the tables; with two GPUs, partitions of one job run on both, every proof verifies, a GPU
 // taken out of service mid-run loses no job, and both GPUs prove from one pinned copy of a key.
 // Skips without a GPU (the two-GPU tests without a second one).
 
@@ -109,6 +110,30 @@ TEST_F(CudaEngine, BellmanParamsKeyWithItsR1csProves) {
                     {KeyTier::kPinned, uint64_t(1) << 30}};
   auto engine = Engine::create(o, std::move(backend));
   test::run_bellman_key_suite(engine.get(), dir_, key, KeyTier::kPinned);
+  engine->shutdown(ShutdownMode::kDrain);
+}
+
+// Keys in VRAM with their H tables: the suite's proofs on both curves and a bellman key's, and
+// a key's VRAM charge counts its table.
+TEST_F(CudaEngine, KeysWithHTablesProve) {
+  CUZK_SKIP_WITHOUT_GPU();
+  CudaOptions with_tables;
+  with_tables.h_tables = true;
+  {
+    auto engine = Engine::create(options(2), CudaBackend::create(with_tables));
+    test::run_real_proofs_suite(engine.get(), dir_, "cuda", KeyTier::kVram);
+    engine->shutdown(ShutdownMode::kDrain);
+  }
+  const auto key = test::make_bellman_key(dir_);
+  auto plain = CudaBackend::create({});
+  auto backend = CudaBackend::create(with_tables);
+  const uint64_t without = plain->key_charges({key.key_path}, KeyTier::kVram).at(KeyTier::kVram);
+  const uint64_t with = backend->key_charges({key.key_path}, KeyTier::kVram).at(KeyTier::kVram);
+  EXPECT_GT(with, without) << "the H table is not charged";
+  EXPECT_GE(backend->partition_vram_bytes({key.key_path}),
+            plain->partition_vram_bytes({key.key_path}));
+  auto engine = Engine::create(options(2), std::move(backend));
+  test::run_bellman_key_suite(engine.get(), dir_, key, KeyTier::kVram);
   engine->shutdown(ShutdownMode::kDrain);
 }
 

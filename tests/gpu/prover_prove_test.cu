@@ -2,7 +2,7 @@
 // CPU proof byte for byte (snarkjs convention on both curves, bellman convention on BLS12-381,
 // every synthetic shape, keys in VRAM and streamed from pinned host memory, one streamed key
 // shared by several resident circuits), verifies, and a witness that does not satisfy the
-// circuit is refused.
+// circuit is refused. A key with its H table (the H MSM from shifted bases) gives the same proofs.
 
 #include <gtest/gtest.h>
 
@@ -84,7 +84,7 @@ TYPED_TEST(GpuProveTest, ProofEqualsCpuProof) {
 
     // The key streamed from pinned host memory, in chunks small enough that every MSM stages
     // several: the same proof. Buffers made for the other residency are refused.
-    const auto streamed_key = DeviceProvingKey<Curve>::upload(key, KeyResidency::kStreamed);
+    auto streamed_key = DeviceProvingKey<Curve>::upload(key, KeyResidency::kStreamed);
     PartitionShape streamed_shape = partition_shape(device_circuit, KeyResidency::kStreamed);
     streamed_shape.stream_chunk_points = 512;
     auto streamed_buffers = PartitionBuffers<Curve>::allocate(streamed_shape);
@@ -96,6 +96,24 @@ TYPED_TEST(GpuProveTest, ProofEqualsCpuProof) {
     EXPECT_THROW(prove(device_circuit, streamed_key, domain, witness, buffers, stream, options),
                  Error)
         << c.name() << ": buffers of a resident key with a streamed key";
+    EXPECT_THROW(streamed_key.add_h_table(), Error) << c.name() << ": an H table in host memory";
+
+    // The key with its H table: the same proof; buffers made without the table are refused.
+    auto table_key = DeviceProvingKey<Curve>::upload(key);
+    table_key.add_h_table();
+    EXPECT_NE(table_key.h_table_bits(), 0u);
+    EXPECT_EQ(table_key.device_bytes(),
+              device_key.device_bytes() + h_table_bytes<Curve>(table_key.footprint().h));
+    EXPECT_THROW(table_key.add_h_table(), Error) << c.name() << ": a second H table";
+    auto table_buffers = PartitionBuffers<Curve>::allocate(
+        partition_shape(device_circuit, KeyResidency::kDevice, table_key.h_table_bits()));
+    const auto tabled =
+        prove(device_circuit, table_key, domain, witness, table_buffers, stream, options);
+    std::printf("[gpu-diff] %-14s %-12s proof %s\n", c.name().c_str(), "H table",
+                tabled.proof == cpu0.proof ? "equal" : "DIFFERS");
+    EXPECT_TRUE(tabled.proof == cpu0.proof) << c.name() << ": proof with the H table";
+    EXPECT_THROW(prove(device_circuit, table_key, domain, witness, buffers, stream, options), Error)
+        << c.name() << ": buffers made without the H table";
 
     // A witness that does not satisfy the circuit: the proof does not verify, and is refused.
     std::vector<Fr> bad = circuit.witness;
@@ -193,6 +211,17 @@ TEST(GpuProveBellmanTest, ProofEqualsCpuProof) {
     std::printf("[gpu-diff] %-14s %-12s proof %s\n", c.name().c_str(), "bellman streamed",
                 streamed.proof == cpu.proof ? "equal" : "DIFFERS");
     EXPECT_TRUE(streamed.proof == cpu.proof) << c.name() << ": proof with a streamed key";
+
+    // With the H table over bellman's n - 1 coefficient-basis points: the same proof.
+    const auto tabled_circuit =
+        ResidentCircuit<Curve>::from_params(params, circuit.r1cs, KeyPlacement::kDevice, true);
+    EXPECT_NE(tabled_circuit.key().h_table_bits(), 0u);
+    auto table_buffers = PartitionBuffers<Curve>::allocate(tabled_circuit.shape());
+    const auto tabled = prove(tabled_circuit.circuit(), tabled_circuit.key(),
+                              tabled_circuit.domain(), witness, table_buffers, stream, options);
+    std::printf("[gpu-diff] %-14s %-12s proof %s\n", c.name().c_str(), "bellman H table",
+                tabled.proof == cpu.proof ? "equal" : "DIFFERS");
+    EXPECT_TRUE(tabled.proof == cpu.proof) << c.name() << ": proof with the H table";
 
     // A .params key with the zkey's matrices (no C) is refused before anything runs.
     auto zkey_style = host;

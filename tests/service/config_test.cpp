@@ -27,6 +27,7 @@ TEST(ServiceConfig, TheSampleConfigParses) {
   EXPECT_EQ(c.backend, "auto");
   EXPECT_EQ(c.engine.workers_per_gpu, 2);
   EXPECT_TRUE(c.verify_proofs);
+  EXPECT_FALSE(c.h_tables);
 }
 
 TEST(ServiceConfig, EveryOptionIsRead) {
@@ -55,6 +56,7 @@ verify_proofs = false
 [keys]
 preload = ["a"]
 check_subgroups = false
+h_tables = true
 [keys.budgets]
 vram = "40GiB"
 pinned = 1000
@@ -87,6 +89,7 @@ a = 5000
   EXPECT_EQ(c.engine.keys.budgets.at(engine::KeyTier::kPinned), 1000u);
   EXPECT_EQ(c.engine.keys.budgets.count(engine::KeyTier::kMmap), 0u);
   EXPECT_FALSE(c.check_key_subgroups);
+  EXPECT_TRUE(c.h_tables);
   EXPECT_EQ(c.sim.gpus, 2);
   EXPECT_EQ(c.sim.vram_bytes, uint64_t(80) << 30);
   EXPECT_EQ(c.sim.kernel_ns_per_constraint, 0.5);

@@ -3,11 +3,12 @@
 //
 //   bench_engine_throughput [--json FILE] [--timeline-dir DIR] [--curve bls12_381|bn254]
 //                           [--partitions P] [--workers 1,2,3,4] [--key-tier vram|pinned]
-//                           [--no-prepare-ahead] [--dir TMP] [LOG_N ...]
+//                           [--no-prepare-ahead] [--h-tables] [--dir TMP] [LOG_N ...]
 //
 // Every visible GPU is used (the key resident on each); CUDA_VISIBLE_DEVICES picks them, so the
 // scaling from one GPU to two is two runs. --key-tier pinned sizes the VRAM budget for the
 // matrices alone, so the key's points go to pinned host memory and every MSM streams them.
+// --h-tables loads the key with its H table (engine::CudaOptions::h_tables).
 //
 // For each log size: a synthetic porep-shaped circuit filling the domain 2^LOG_N, a .zkey of
 // random points for it written to TMP (random_key.hpp: THE KEY IS NOT A REAL KEY, so the
@@ -55,6 +56,7 @@ struct Options {
   std::vector<int> workers = {1, 2, 3, 4};
   std::vector<unsigned> log_sizes;
   bool prepare_ahead = true;  // EngineOptions::prepare_ahead
+  bool h_tables = false;      // CudaOptions::h_tables
 };
 
 std::vector<int> parse_list(const std::string& text) {
@@ -83,6 +85,8 @@ Options parse(int argc, char** argv) {
       o.key_tier = argv[++i];
     } else if (arg == "--no-prepare-ahead") {
       o.prepare_ahead = false;
+    } else if (arg == "--h-tables") {
+      o.h_tables = true;
     } else if (arg == "--dir" && has_value) {
       o.dir = argv[++i];
     } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
@@ -121,6 +125,7 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
   engine::CudaOptions cuda;
   cuda.verify_proofs = false;  // random key: its proofs cannot verify
   cuda.staging_per_device = options.partitions_held_per_gpu();
+  cuda.h_tables = o.h_tables;
   auto backend = engine::CudaBackend::create(cuda);
   const engine::KeyTier tier =
       o.key_tier == "pinned" ? engine::KeyTier::kPinned : engine::KeyTier::kVram;
@@ -231,6 +236,7 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
             {"epilogue", sum.epilogue_ms / p}}},
           {"preload_ms", preload_ms},
           {"key_tier", o.key_tier},
+          {"h_tables", o.h_tables},
           {"key_vram_bytes", key_vram_bytes},
           {"key_pinned_bytes", key_pinned_bytes},
           {"slot_vram_bytes", slot_bytes},

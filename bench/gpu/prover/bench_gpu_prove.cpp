@@ -63,6 +63,7 @@ struct Options {
   gpu::prover::KeyResidency key_residency = gpu::prover::KeyResidency::kDevice;
   std::string curve = "bls12_381";
   bool bellman = false;  // --key-format params
+  bool h_table = false;  // --h-table: the key's H query as a table of shifted bases
   std::vector<unsigned> log_sizes;
 };
 
@@ -86,17 +87,22 @@ Options parse(int argc, char** argv) {
       if (format != "zkey" && format != "params")
         CUZK_INVALID_INPUT("--key-format: zkey or params");
       o.bellman = format == "params";
+    } else if (arg == "--h-table") {
+      o.h_table = true;
     } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
       o.log_sizes.push_back(unsigned(std::atoi(arg.c_str())));
     } else {
       CUZK_INVALID_INPUT("bench_gpu_prove: unknown argument '" + arg +
                          "' (usage: [--json FILE] [--runs N] [--curve C] [--key-memory vram|host] "
-                         "[--key-format zkey|params] [LOG_N ...])");
+                         "[--key-format zkey|params] [--h-table] [LOG_N ...])");
     }
   }
   if (o.curve != "bls12_381" && o.curve != "bn254") CUZK_INVALID_INPUT("unknown curve " + o.curve);
   if (o.bellman && o.curve != "bls12_381") {
     CUZK_INVALID_INPUT("--key-format params: bellman keys are BLS12-381 only");
+  }
+  if (o.h_table && o.key_residency != gpu::prover::KeyResidency::kDevice) {
+    CUZK_INVALID_INPUT("--h-table: the table goes next to a key in VRAM (--key-memory vram)");
   }
   if (o.log_sizes.empty()) o.log_sizes = {20};
   return o;
@@ -173,7 +179,7 @@ nlohmann::json two_partitions(const gpu::prover::DeviceCircuit<typename Curve::F
 
 template <class Curve>
 nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
-                        gpu::prover::KeyResidency residency, bool bellman) {
+                        gpu::prover::KeyResidency residency, bool bellman, bool h_table) {
   using Fr = typename Curve::Fr;
   std::mt19937_64 rng(log_n);
   const uint32_t public_inputs = 1;
@@ -225,6 +231,14 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
                 a_wires.size(), b_wires.size(), header.n_wires);
     device_key_slot.emplace(gpu::prover::DeviceProvingKey<Curve>::upload(params, residency));
   }
+  double h_table_build_ms = 0;
+  if (h_table) {
+    t = Clock::now();
+    device_key_slot->add_h_table();
+    h_table_build_ms = ms_since(t);
+    std::printf("2^%u: H table (c = %u) built in %.0f ms\n", log_n, device_key_slot->h_table_bits(),
+                h_table_build_ms);
+  }
   const auto& device_circuit = *device_circuit_slot;
   const auto& device_key = *device_key_slot;
   const auto& witness = *witness_slot;
@@ -232,7 +246,7 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
   const gpu::ntt::DeviceDomain<Fr> domain(
       log_n, bellman ? gpu::ntt::Convention::kBellman : gpu::ntt::Convention::kSnarkjs);
   auto buffers = gpu::prover::PartitionBuffers<Curve>::allocate(
-      gpu::prover::partition_shape(device_circuit, residency));
+      gpu::prover::partition_shape(device_circuit, residency, device_key.h_table_bits()));
   gpu::Stream stream;
   std::printf("2^%u: domain and buffers in %.0f ms\n%s", log_n, ms_since(t),
               device_circuit.describe().c_str());
@@ -313,6 +327,8 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
           {"two_partitions", pair},
           {"key", "random points, proofs not verified"},
           {"key_format", bellman ? "params" : "zkey"},
+          {"h_table_bits", device_key.h_table_bits()},
+          {"h_table_build_ms", h_table_build_ms},
           {"key_points",
            {{"a", device_key.footprint().a},
             {"b", device_key.footprint().b1},
@@ -333,8 +349,10 @@ int main(int argc, char** argv) {
     for (unsigned log_n : o.log_sizes) {
       results.push_back(
           o.curve == "bn254"
-              ? run_size<formats::Bn254>(o.curve, log_n, o.runs, o.key_residency, o.bellman)
-              : run_size<formats::Bls12_381>(o.curve, log_n, o.runs, o.key_residency, o.bellman));
+              ? run_size<formats::Bn254>(o.curve, log_n, o.runs, o.key_residency, o.bellman,
+                                         o.h_table)
+              : run_size<formats::Bls12_381>(o.curve, log_n, o.runs, o.key_residency, o.bellman,
+                                             o.h_table));
     }
     if (!o.json_path.empty()) {
       bench::write_results(o.json_path, gpu::device_info(0).name, argc, argv, results);

@@ -9,6 +9,10 @@
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/msm/tuning.hpp"
+#include "gpu/stream.hpp"
+#include "groth16/types.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::gpu::prover {
@@ -188,6 +192,40 @@ DeviceProvingKey<Curve> DeviceProvingKey<Curve>::upload(const formats::BellmanPa
   }
 }
 
+template <class Curve>
+unsigned h_table_window_bits(size_t h_points) {
+  return msm::shifted_window_bits_for(h_points, unsigned(Curve::Fr::kBits));
+}
+
+template <class Curve>
+size_t h_table_bytes(size_t h_points) {
+  using G1C = groth16::G1CurveOf<Curve>;
+  return size_t(msm::shifted_windows<G1C>(h_table_window_bits<Curve>(h_points))) * h_points *
+         sizeof(typename Curve::G1);
+}
+
+template <class Curve>
+void DeviceProvingKey<Curve>::add_h_table() {
+  using G1C = groth16::G1CurveOf<Curve>;
+  if (residency_ != KeyResidency::kDevice) {
+    CUZK_INVALID_INPUT(
+        "DeviceProvingKey: an H table goes next to a key resident in VRAM; this key is streamed "
+        "from host memory");
+  }
+  if (h_table_bits_ != 0) CUZK_INVALID_INPUT("DeviceProvingKey: the key has an H table already");
+  const size_t n = footprint_.h;
+  const unsigned c = h_table_window_bits<Curve>(n);
+  auto table = DeviceBuffer<G1>::allocate_blocking(h_table_bytes<Curve>(n) / sizeof(G1));
+  auto workspace =
+      DeviceBuffer<std::byte>::allocate_blocking(msm::shift_bases_workspace_bytes<G1C>(n));
+  const Stream stream;
+  msm::shift_bases<G1C>({h(), n}, c, {table.data(), table.size()},
+                        {workspace.data(), workspace.size()}, stream);
+  stream.synchronize();
+  h_table_ = std::move(table);
+  h_table_bits_ = c;
+}
+
 template KeyFootprint footprint<formats::Bn254>(const formats::Groth16Header<formats::Bn254>&);
 template KeyFootprint footprint<formats::Bls12_381>(
     const formats::Groth16Header<formats::Bls12_381>&);
@@ -197,6 +235,10 @@ template KeyFootprint footprint<formats::Bls12_381>(
 template ZkeyDensity zkey_density<formats::Bn254>(const formats::Groth16Zkey<formats::Bn254>&);
 template ZkeyDensity zkey_density<formats::Bls12_381>(
     const formats::Groth16Zkey<formats::Bls12_381>&);
+template unsigned h_table_window_bits<formats::Bn254>(size_t);
+template unsigned h_table_window_bits<formats::Bls12_381>(size_t);
+template size_t h_table_bytes<formats::Bn254>(size_t);
+template size_t h_table_bytes<formats::Bls12_381>(size_t);
 template class DeviceProvingKey<formats::Bn254>;
 template class DeviceProvingKey<formats::Bls12_381>;
 

@@ -25,9 +25,17 @@
 // caller how much VRAM kDevice would take before anything is allocated
 // (choose_key_residency in resident_circuit.hpp).
 //
-// Ownership: upload() allocates with blocking calls (cudaMalloc, or cudaHostAlloc) and copies
-// synchronously: start-up work, done when a key is loaded, never per partition. The key is
-// read-only afterwards and may be used by any number of workers' streams at once. Move-only.
+// H table (optional, add_h_table): the H query's shifted bases 2^(c·w)·P_i (msm::shift_bases)
+// in VRAM beside the key, so that the H MSM, the partition's largest and its only one over
+// dense scalars, runs as msm::msm_shifted (one bucket set for every window, and a wider
+// window). It takes shifted_windows(c) times the H query's VRAM (12 × 1.6 GB for BLS12-381 at
+// 2^24, 11 × 6.4 GB at 2^26) and c doublings per point and row to build, so it serves keys
+// that prove many partitions (the engine's), not a single proof.
+//
+// Ownership: upload() and add_h_table() allocate with blocking calls (cudaMalloc, or
+// cudaHostAlloc) and copy synchronously: start-up work, done when a key is loaded, never per
+// partition. The key is read-only afterwards and may be used by any number of workers'
+// streams at once. Move-only.
 
 #include <cstddef>
 #include <cstdint>
@@ -57,6 +65,12 @@ struct KeyFootprint {
 // A .zkey's footprint from its header alone: every point kept (an upper bound).
 template <class Curve>
 KeyFootprint footprint(const formats::Groth16Header<Curve>& header);
+
+// The H table's window for an H query of h_points (msm::shifted_window_bits_for) and its VRAM.
+template <class Curve>
+unsigned h_table_window_bits(size_t h_points);
+template <class Curve>
+size_t h_table_bytes(size_t h_points);
 
 // The wires whose points a .zkey's a and b queries keep once uploaded: a wire is left out when
 // its A point (resp. both B points) is at infinity. A query is filtered only when that leaves
@@ -101,8 +115,10 @@ class DeviceProvingKey {
   KeyResidency residency() const { return residency_; }
   const KeyFootprint& footprint() const { return footprint_; }
   size_t bytes() const { return footprint_.bytes(); }  // points (wherever they live) and lists
+  // VRAM held: the points of a resident key, the density lists, the H table.
   size_t device_bytes() const {
-    return residency_ == KeyResidency::kDevice ? bytes() : footprint_.wire_list_bytes;
+    return (residency_ == KeyResidency::kDevice ? bytes() : footprint_.wire_list_bytes) +
+           h_table_.size() * sizeof(G1);
   }
   const KeyConstants<Curve>& constants() const { return constants_; }
 
@@ -119,6 +135,14 @@ class DeviceProvingKey {
   const uint32_t* b_wires() const { return b_filtered_ ? b_wires_.data() : nullptr; }
   bool a_filtered() const { return a_filtered_; }
   bool b_filtered() const { return b_filtered_; }
+
+  // Builds the H table (see above) for a window of h_table_window_bits(footprint().h) bits.
+  // Throws kInvalidInput for a streamed key (the table must be in VRAM) or one that has a
+  // table already; kCuda when VRAM is short.
+  void add_h_table();
+  // The table's window (0: no table) and its shifted_windows(c)·footprint().h points (device).
+  unsigned h_table_bits() const { return h_table_bits_; }
+  const G1* h_table() const { return h_table_.data(); }
 
  private:
   // One query's points in device or pinned host memory.
@@ -141,6 +165,8 @@ class DeviceProvingKey {
   Query<G2> b2_;
   bool a_filtered_ = false, b_filtered_ = false;
   DeviceBuffer<uint32_t> a_wires_, b_wires_;
+  DeviceBuffer<G1> h_table_;
+  unsigned h_table_bits_ = 0;
 };
 
 }  // namespace cuzk::gpu::prover

@@ -50,6 +50,9 @@ size_t msm_workspace_for(const PartitionShape& s) {
   size_t bytes = std::max(bytes_of.template operator()<G1C>(s.n_vars),
                           bytes_of.template operator()<G1C>(s.n_private));
   bytes = std::max(bytes, bytes_of.template operator()<G2C>(s.n_vars));
+  if (s.h_table_bits != 0) {
+    return std::max(bytes, msm::msm_shifted_workspace_bytes<G1C>(s.domain, s.h_table_bits, config));
+  }
   return std::max(bytes, bytes_of.template operator()<G1C>(s.domain));
 }
 
@@ -60,25 +63,36 @@ size_t align_up(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 }  // namespace
 
 template <class Fr>
-PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit, KeyResidency key_residency) {
-  return {circuit.n_vars(),
-          circuit.n_vars() - circuit.n_public() - 1,
-          circuit.domain_size(),
-          circuit.a_wires().size(),
-          circuit.b_wires().size(),
-          circuit.synthesis_workspace_bytes(),
-          key_residency};
+PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit, KeyResidency key_residency,
+                               unsigned h_table_bits) {
+  PartitionShape s;
+  s.n_vars = circuit.n_vars();
+  s.n_private = circuit.n_vars() - circuit.n_public() - 1;
+  s.domain = circuit.domain_size();
+  s.a_wires = circuit.a_wires().size();
+  s.b_wires = circuit.b_wires().size();
+  s.synthesis_workspace_bytes = circuit.synthesis_workspace_bytes();
+  s.key_residency = key_residency;
+  s.h_table_bits = h_table_bits;
+  return s;
 }
 
 template <class Fr>
-PartitionShape partition_shape(const HostCircuit<Fr>& circuit, KeyResidency key_residency) {
+PartitionShape partition_shape(const HostCircuit<Fr>& circuit, KeyResidency key_residency,
+                               unsigned h_table_bits) {
   // DeviceCircuit::synthesis_workspace_bytes: one partial per heavy-row segment.
   const size_t segments = circuit.a.segments.size() + circuit.b.segments.size() +
                           (circuit.c ? circuit.c->segments.size() : 0);
-  return {circuit.n_vars,         size_t(circuit.n_vars) - circuit.n_public - 1,
-          circuit.domain_size,    circuit.a_wires.size(),
-          circuit.b_wires.size(), segments * sizeof(Fr),
-          key_residency};
+  PartitionShape s;
+  s.n_vars = circuit.n_vars;
+  s.n_private = size_t(circuit.n_vars) - circuit.n_public - 1;
+  s.domain = circuit.domain_size;
+  s.a_wires = circuit.a_wires.size();
+  s.b_wires = circuit.b_wires.size();
+  s.synthesis_workspace_bytes = segments * sizeof(Fr);
+  s.key_residency = key_residency;
+  s.h_table_bits = h_table_bits;
+  return s;
 }
 
 template <class Curve>
@@ -209,6 +223,12 @@ void check_partition(const DeviceCircuit<typename Curve::Fr>& circuit,
                                                                       : "resident in VRAM") +
                        ", the key given is not");
   }
+  if (have.h_table_bits != key.h_table_bits()) {
+    CUZK_INVALID_INPUT("gpu prove: the partition buffers were made for a key " +
+                       std::string(have.h_table_bits != 0 ? "with" : "without") +
+                       " an H table, the key given has " +
+                       (key.h_table_bits() != 0 ? "one" : "none"));
+  }
   if (!buffers.placed()) {
     CUZK_INVALID_INPUT("gpu prove: the partition buffers have no device memory (place() them)");
   }
@@ -307,8 +327,15 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   G1J* g1 = buffers.g1_results();
   // H first: its scalars are dense, and the GPU runs it while the host waits for the counts.
   config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
-  run_msm.template operator()<G1C>({key.h(), h_count}, std::span<const Fr>(buffers.a(), h_count),
-                                   g1 + 3, nullptr, std::nullopt);
+  const std::span<const Fr> h_scalars(buffers.a(), h_count);
+  if (const unsigned c = key.h_table_bits(); c != 0) {
+    const size_t rows = msm::shifted_windows<G1C>(c);
+    msm::msm_shifted<G1C>({{key.h_table(), rows * h_count}, h_count, c}, h_scalars, g1 + 3,
+                          workspace, config);
+  } else {
+    run_msm.template operator()<G1C>({key.h(), h_count}, h_scalars, g1 + 3, nullptr,
+                                     std::nullopt);
+  }
   marks[4].record(stream);
   config.scalars = msm::ScalarForm::kCanonical;
 
@@ -427,8 +454,10 @@ groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circu
 
 #define CUZK_GPU_PROVER_FOR_CURVE(Curve)                                                           \
   template class PartitionBuffers<Curve>;                                                          \
-  template PartitionShape partition_shape(const DeviceCircuit<typename Curve::Fr>&, KeyResidency); \
-  template PartitionShape partition_shape(const HostCircuit<typename Curve::Fr>&, KeyResidency);   \
+  template PartitionShape partition_shape(const DeviceCircuit<typename Curve::Fr>&, KeyResidency,  \
+                                          unsigned);                                               \
+  template PartitionShape partition_shape(const HostCircuit<typename Curve::Fr>&, KeyResidency,    \
+                                          unsigned);                                               \
   template void check_partition<Curve>(                                                            \
       const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,                    \
       const ntt::DeviceDomain<typename Curve::Fr>&, const PinnedWitness<typename Curve::Fr>&,      \

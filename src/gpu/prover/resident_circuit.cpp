@@ -33,7 +33,7 @@ template <class Curve>
 template <class Key>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
     const HostCircuit<Fr>& host, const Key& key, ntt::Convention convention, KeyPlacement placement,
-    std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
+    bool h_table, std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
   if (streamed != nullptr) {
     if (streamed->residency() != KeyResidency::kStreamed) {
       CUZK_INVALID_INPUT(
@@ -53,21 +53,25 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
     r.key_ = std::move(streamed);
   } else {
     // The matrices and domain first: what is left decides where an automatic key goes.
+    const KeyFootprint f = footprint_of(key);
+    const unsigned table_bits = h_table ? h_table_window_bits<Curve>(f.h) : 0;
     const KeyResidency residency = resolve_key_placement(
-        placement, footprint_of(key).bytes(),
-        PartitionBuffers<Curve>::bytes_for(partition_shape(host, KeyResidency::kDevice)),
+        placement, f.bytes() + (h_table ? h_table_bytes<Curve>(f.h) : 0),
+        PartitionBuffers<Curve>::bytes_for(
+            partition_shape(host, KeyResidency::kDevice, table_bits)),
         placement == KeyPlacement::kAuto ? free_device_memory() : 0);
-    r.key_ = std::make_shared<const DeviceProvingKey<Curve>>(
-        DeviceProvingKey<Curve>::upload(key, residency));
+    auto device_key = DeviceProvingKey<Curve>::upload(key, residency);
+    if (h_table && residency == KeyResidency::kDevice) device_key.add_h_table();
+    r.key_ = std::make_shared<const DeviceProvingKey<Curve>>(std::move(device_key));
   }
-  r.shape_ = partition_shape(host, r.key_->residency());
+  r.shape_ = partition_shape(host, r.key_->residency(), r.key_->h_table_bits());
   return r;
 }
 
 template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(const formats::Groth16Zkey<Curve>& zkey,
-                                                         KeyPlacement placement) {
-  return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs, placement);
+                                                         KeyPlacement placement, bool h_table) {
+  return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs, placement, h_table);
 }
 
 template <class Curve>
@@ -76,17 +80,18 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(
     std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
   if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
   return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs,
-                KeyPlacement::kStreamed, std::move(streamed));
+                KeyPlacement::kStreamed, false, std::move(streamed));
 }
 
 template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::BellmanParams& params,
                                                            const formats::R1cs<Curve>& r1cs,
-                                                           KeyPlacement placement) {
+                                                           KeyPlacement placement, bool h_table) {
   if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
     CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
   } else {
-    return upload(host_circuit_from_r1cs(r1cs), params, ntt::Convention::kBellman, placement);
+    return upload(host_circuit_from_r1cs(r1cs), params, ntt::Convention::kBellman, placement,
+                  h_table);
   }
 }
 
@@ -99,7 +104,7 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(
   } else {
     if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
     return upload(host_circuit_from_r1cs(r1cs), params, ntt::Convention::kBellman,
-                  KeyPlacement::kStreamed, std::move(streamed));
+                  KeyPlacement::kStreamed, false, std::move(streamed));
   }
 }
 

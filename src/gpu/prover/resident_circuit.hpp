@@ -57,9 +57,12 @@ class ResidentCircuit {
   using Fr = typename Curve::Fr;
 
   // Throws kInvalidInput for a key whose sections disagree, kCuda when VRAM (or, for a
-  // streamed key, pinnable host memory) is short.
+  // streamed key, pinnable host memory) is short. With h_table, a key placed in VRAM gets its
+  // H table (DeviceProvingKey::add_h_table; kAuto counts the table with the key, and a key
+  // placed in host memory has none).
   static ResidentCircuit from_zkey(const formats::Groth16Zkey<Curve>& zkey,
-                                   KeyPlacement placement = KeyPlacement::kDevice);
+                                   KeyPlacement placement = KeyPlacement::kDevice,
+                                   bool h_table = false);
   // The matrices and domain of `zkey` on the current device, proving with `streamed`, a key of
   // the same .zkey made beforehand in pinned host memory (KeyResidency::kStreamed): pinned
   // memory serves every device, so one copy of the points does for all of them where a
@@ -71,7 +74,8 @@ class ResidentCircuit {
   // BLS12-381 only. Throws kInvalidInput when the .r1cs does not fit the key.
   static ResidentCircuit from_params(const formats::BellmanParams& params,
                                      const formats::R1cs<Curve>& r1cs,
-                                     KeyPlacement placement = KeyPlacement::kDevice);
+                                     KeyPlacement placement = KeyPlacement::kDevice,
+                                     bool h_table = false);
   // As from_zkey with a shared streamed key (made from these params).
   static ResidentCircuit from_params(const formats::BellmanParams& params,
                                      const formats::R1cs<Curve>& r1cs,
@@ -92,6 +96,7 @@ class ResidentCircuit {
   template <class Key>
   static ResidentCircuit upload(const HostCircuit<Fr>& host, const Key& key,
                                 ntt::Convention convention, KeyPlacement placement,
+                                bool h_table,
                                 std::shared_ptr<const DeviceProvingKey<Curve>> streamed = nullptr);
 
   DeviceCircuit<Fr> circuit_;
