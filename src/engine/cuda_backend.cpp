@@ -228,26 +228,49 @@ std::unique_ptr<PartitionWork> prepare_with(const CudaKey<Curve>& key, const Par
   return work;
 }
 
-// KeyShape's sizes for a circuit of `host`'s matrices whose key has `points` bytes and an H
-// query of h_points, with an H table when in VRAM if h_table.
+// What a key adds to its points: bytes that stay in VRAM in every tier (a .zkey's density
+// lists), and its H query's length.
+struct KeyExtras {
+  uint64_t list_bytes = 0;
+  size_t h_points = 0;
+};
+
+// KeyShape's sizes for a circuit of `host`'s matrices whose key has `points` bytes, with an H
+// table when in VRAM if h_table.
 template <class Curve>
 CudaBackend::KeyShape shape_of(const gpu::prover::HostCircuit<typename Curve::Fr>& host,
-                               uint64_t points, size_t h_points, bool h_table) {
+                               uint64_t points, KeyExtras extras, bool h_table) {
   using Buffers = gpu::prover::PartitionBuffers<Curve>;
   using gpu::prover::KeyResidency;
+  const size_t h_points = extras.h_points;
   CudaBackend::KeyShape shape;
-  shape.circuit_bytes = host.bytes() + gpu::prover::kDomainBytesBound;
+  shape.circuit_bytes = host.bytes() + gpu::prover::kDomainBytesBound + extras.list_bytes;
   shape.points_bytes = points;
   const unsigned table_bits = h_table ? gpu::prover::h_table_window_bits<Curve>(h_points) : 0;
   if (h_table) shape.h_table_bytes = gpu::prover::h_table_bytes<Curve>(h_points);
   // A streamed key's MSMs stage their bases through the slot, a key with an H table runs the
-  // H MSM in msm_shifted's workspace: the largest of the three.
+  // H MSM in msm_shifted's workspace: the largest of the layouts the key can have.
   shape.partition_bytes = std::max(
       {Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kDevice)),
        Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kDevice, table_bits)),
        Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kStreamed))});
   shape.witness_bytes = uint64_t(host.n_vars) * sizeof(typename Curve::Fr);
   return shape;
+}
+
+// shape_of with the H table when asked for and it fits every device (h_table_fits), else
+// without.
+template <class Curve>
+CudaBackend::KeyShape shape_with_table_if_it_fits(
+    const gpu::prover::HostCircuit<typename Curve::Fr>& host, uint64_t points, KeyExtras extras,
+    const CudaOptions& options, uint64_t smallest_vram_bytes) {
+  if (options.h_tables) {
+    const auto with_table = shape_of<Curve>(host, points, extras, true);
+    if (h_table_fits(with_table, options.partitions_per_device, smallest_vram_bytes)) {
+      return with_table;
+    }
+  }
+  return shape_of<Curve>(host, points, extras, false);
 }
 
 }  // namespace
@@ -271,8 +294,9 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
     static_assert(sizeof(formats::BellmanParams::G1) == 96 &&
                   sizeof(formats::BellmanParams::G2) == 192);
     const auto r1cs = formats::read_r1cs<Curve>(bellman_r1cs_path(source));
-    shape = shape_of<Curve>(gpu::prover::host_circuit_from_r1cs(r1cs), points,
-                            layout.h.size() / sizeof(formats::BellmanParams::G1), options_.h_tables);
+    shape = shape_with_table_if_it_fits<Curve>(
+        gpu::prover::host_circuit_from_r1cs(r1cs), points,
+        {0, layout.h.size() / sizeof(formats::BellmanParams::G1)}, options_, smallest_vram_bytes());
   } else {
     auto file = formats::MappedFile::open(source.path);
     formats::with_curve(formats::sniff_curve(file.bytes(), source.path.string()), [&](auto curve) {
@@ -284,10 +308,11 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
       matrices.coefficients = formats::decode_coefficients<Curve>(sections);
       // Every point counted (the density the upload applies is not known without reading the
       // points), plus room for its wire lists, which stay in VRAM in every tier.
-      shape = shape_of<Curve>(gpu::prover::host_circuit_from_zkey(matrices),
-                              gpu::prover::footprint(sections.header).bytes(),
-                              sections.header.domain_size, options_.h_tables);
-      shape.circuit_bytes += 2 * sizeof(uint32_t) * uint64_t(sections.header.n_vars);
+      const KeyExtras extras{2 * sizeof(uint32_t) * uint64_t(sections.header.n_vars),
+                             sections.header.domain_size};
+      shape = shape_with_table_if_it_fits<Curve>(gpu::prover::host_circuit_from_zkey(matrices),
+                                                 gpu::prover::footprint(sections.header).bytes(),
+                                                 extras, options_, smallest_vram_bytes());
     });
   }
   std::lock_guard lock(mutex_);
@@ -307,6 +332,14 @@ TierBytes CudaBackend::key_charges(const KeySource& source, KeyTier tier) const 
   }
 }
 
+uint64_t CudaBackend::smallest_vram_bytes() const {
+  uint64_t smallest = 0;
+  for (const Device& d : devices_) {
+    if (smallest == 0 || d.description.vram_bytes < smallest) smallest = d.description.vram_bytes;
+  }
+  return smallest;
+}
+
 uint64_t CudaBackend::partition_vram_bytes(const KeySource& source) const {
   return shape(source).partition_bytes;
 }
@@ -323,6 +356,8 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
   }
   const io::SubgroupCheck subgroups =
       options_.check_key_subgroups ? io::SubgroupCheck::kOn : io::SubgroupCheck::kOff;
+  // The H table as its charges counted it (shape: only where it fits).
+  const bool h_table = shape(source).h_table_bytes != 0;
   // The circuit on every device; pinned: the points once in pinned host memory (portable),
   // shared by every device.
   const auto load = [&]<class Curve>(const auto& key_file, auto&& make_resident) {
@@ -355,7 +390,7 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
       return streamed != nullptr ? Resident::from_params(params, r1cs, streamed)
                                  : Resident::from_params(params, r1cs,
                                                          gpu::prover::KeyPlacement::kDevice,
-                                                         options_.h_tables);
+                                                         h_table);
     });
   }
   formats::ZkeyReadOptions read;
@@ -367,7 +402,7 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
     return load.template operator()<Curve>(zkey, [&](const auto& streamed) {
       return streamed != nullptr ? Resident::from_zkey(zkey, streamed)
                                  : Resident::from_zkey(zkey, gpu::prover::KeyPlacement::kDevice,
-                                                       options_.h_tables);
+                                                       h_table);
     });
   });
 }

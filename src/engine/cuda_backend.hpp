@@ -30,6 +30,8 @@
 //
 // Thread-safety: as Backend.
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -54,9 +56,33 @@ struct CudaOptions {
   int staging_per_device = 2;
   // Each key loaded into VRAM gets its H table (gpu/prover/device_proving_key.hpp): the H MSM
   // of every partition from precomputed shifted bases, for shifted_windows(c) times the H
-  // query's VRAM (about 3.3x a porep key's VRAM at 2^24) and a build of seconds at load.
+  // query's VRAM (about 3.3x a porep key's VRAM at 2^24) and a build of seconds at load. A key
+  // whose table would not fit the smallest GPU beside it and partitions_per_device partitions
+  // goes without one (h_table_fits), so that it stays in VRAM: at 2^27 the table alone would
+  // take ~140 GB.
   bool h_tables = false;
+  int partitions_per_device = 2;  // the engine's workers per GPU (each holds one partition)
 };
+
+// The VRAM one key and its partitions take on each device.
+struct CudaKeyShape {
+  uint64_t circuit_bytes = 0;    // matrices and NTT domain, on each device
+  uint64_t points_bytes = 0;     // the five queries, in VRAM or pinned memory
+  uint64_t h_table_bytes = 0;    // the H table of a key in VRAM (0: none)
+  uint64_t partition_bytes = 0;  // one partition's slot (the largest of its layouts)
+  uint64_t witness_bytes = 0;    // the pinned witness
+};
+
+// CudaOptions::h_tables's rule: the key with its table, `partitions` slots of the shape's
+// partition size and a margin of 1 GiB fit in device_vram_bytes.
+inline bool h_table_fits(const CudaKeyShape& with_table, int partitions,
+                         uint64_t device_vram_bytes) {
+  const uint64_t need = with_table.circuit_bytes + with_table.points_bytes +
+                        with_table.h_table_bytes +
+                        uint64_t(std::max(partitions, 1)) * with_table.partition_bytes +
+                        (uint64_t(1) << 30);
+  return need <= device_vram_bytes;
+}
 
 class CudaBackend : public Backend {
  public:
@@ -83,17 +109,12 @@ class CudaBackend : public Backend {
   std::byte* arena_base(int device) const { return devices_.at(size_t(device)).arena; }
 
   // What key_charges() learned of a key (cached per path).
-  struct KeyShape {
-    uint64_t circuit_bytes = 0;    // matrices and NTT domain, on each device
-    uint64_t points_bytes = 0;     // the five queries, in VRAM or pinned memory
-    uint64_t h_table_bytes = 0;    // the H table of a key in VRAM (CudaOptions::h_tables)
-    uint64_t partition_bytes = 0;  // one partition's slot (the larger, streamed or not)
-    uint64_t witness_bytes = 0;    // the pinned witness
-  };
+  using KeyShape = CudaKeyShape;
 
  private:
   explicit CudaBackend(const CudaOptions& options) : options_(options) {}
   KeyShape shape(const KeySource& source) const;
+  uint64_t smallest_vram_bytes() const;  // of the devices' total memory
 
   struct Device {
     DeviceDescription description;

@@ -110,6 +110,7 @@ std::unique_ptr<engine::Backend> make_backend(const DaemonConfig& config) {
     cuda.check_key_subgroups = config.check_key_subgroups;
     cuda.verify_proofs = config.verify_proofs;
     cuda.h_tables = config.h_tables;
+    cuda.partitions_per_device = config.engine.workers_per_gpu;
     cuda.staging_per_device = config.engine.partitions_held_per_gpu();
     return engine::CudaBackend::create(cuda);
   }

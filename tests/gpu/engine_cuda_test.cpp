@@ -4,7 +4,7 @@
 // reserved; K = 1..4 workers per GPU all give verifying proofs; a prepared partition rebuilds
 // its submitted witness (for a hand-back); a key the VRAM budget cannot hold proves from pinned
 // host memory; keys loaded with their H tables (CudaOptions::h_tables) prove, and are charged
-// for the tables; with two GPUs, partitions of one job run on both, every proof verifies, a GPU
+// for the tables, which go only to keys they fit beside; with two GPUs, partitions of one job run on both, every proof verifies, a GPU
 // taken out of service mid-run loses no job, and both GPUs prove from one pinned copy of a key.
 // Skips without a GPU (the two-GPU tests without a second one).
 
@@ -111,6 +111,27 @@ TEST_F(CudaEngine, BellmanParamsKeyWithItsR1csProves) {
   auto engine = Engine::create(o, std::move(backend));
   test::run_bellman_key_suite(engine.get(), dir_, key, KeyTier::kPinned);
   engine->shutdown(ShutdownMode::kDrain);
+}
+
+// The H table rule with the sizes measured on the H200 (BLS12-381 porep, .zkey): at 2^26 the key
+// (23.8 GB), its table (70.9 GB) and two partitions of 26.1 GB fit the 150.1 GB device, three do
+// not; at 2^27 the table alone (141.7 GB beside a 50.8 GB key) never does. Runs without a GPU.
+TEST(CudaHTableRule, TablesGoOnlyWhereKeyTableAndPartitionsFit) {
+  const uint64_t device = 150'109'880'320;
+  CudaKeyShape p26;
+  p26.circuit_bytes = 1'000'000'000;
+  p26.points_bytes = 22'800'000'000;
+  p26.h_table_bytes = 70'900'000'000;
+  p26.partition_bytes = 26'100'000'000;
+  EXPECT_TRUE(h_table_fits(p26, 1, device));
+  EXPECT_TRUE(h_table_fits(p26, 2, device));
+  EXPECT_FALSE(h_table_fits(p26, 3, device));
+  CudaKeyShape p27;
+  p27.circuit_bytes = 3'300'000'000;
+  p27.points_bytes = 47'500'000'000;
+  p27.h_table_bytes = 141'700'000'000;
+  p27.partition_bytes = 35'000'000'000;
+  EXPECT_FALSE(h_table_fits(p27, 1, device));
 }
 
 // Keys in VRAM with their H tables: the suite's proofs on both curves and a bellman key's, and

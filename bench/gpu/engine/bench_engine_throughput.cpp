@@ -126,6 +126,7 @@ nlohmann::json run_workers(const Options& o, const fs::path& zkey, unsigned log_
   cuda.verify_proofs = false;  // random key: its proofs cannot verify
   cuda.staging_per_device = options.partitions_held_per_gpu();
   cuda.h_tables = o.h_tables;
+  cuda.partitions_per_device = k;
   auto backend = engine::CudaBackend::create(cuda);
   const engine::KeyTier tier =
       o.key_tier == "pinned" ? engine::KeyTier::kPinned : engine::KeyTier::kVram;
