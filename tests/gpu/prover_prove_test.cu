@@ -114,6 +114,15 @@ TYPED_TEST(GpuProveTest, ProofEqualsCpuProof) {
     EXPECT_TRUE(tabled.proof == cpu0.proof) << c.name() << ": proof with the H table";
     EXPECT_THROW(prove(device_circuit, table_key, domain, witness, buffers, stream, options), Error)
         << c.name() << ": buffers made without the H table";
+    // Placed automatically, a small key takes its table (it fits) and proves the same.
+    const auto automatic = ResidentCircuit<Curve>::from_zkey(key, KeyPlacement::kAuto, true);
+    EXPECT_EQ(automatic.key().residency(), KeyResidency::kDevice);
+    EXPECT_EQ(automatic.key().h_table_bits(), table_key.h_table_bits());
+    auto automatic_buffers = PartitionBuffers<Curve>::allocate(automatic.shape());
+    EXPECT_TRUE(prove(automatic.circuit(), automatic.key(), automatic.domain(), witness,
+                      automatic_buffers, stream, options)
+                    .proof == cpu0.proof)
+        << c.name() << ": proof with an automatically placed key and its H table";
 
     // A witness that does not satisfy the circuit: the proof does not verify, and is refused.
     std::vector<Fr> bad = circuit.witness;

@@ -53,15 +53,24 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
     r.key_ = std::move(streamed);
   } else {
     // The matrices and domain first: what is left decides where an automatic key goes.
+    // The H table only beside a key in VRAM; kAuto makes it only where it fits with one
+    // partition, so that it never moves the key out of VRAM.
     const KeyFootprint f = footprint_of(key);
-    const unsigned table_bits = h_table ? h_table_window_bits<Curve>(f.h) : 0;
+    const bool automatic = placement == KeyPlacement::kAuto;
+    const size_t free_bytes = automatic ? free_device_memory() : 0;
     const KeyResidency residency = resolve_key_placement(
-        placement, f.bytes() + (h_table ? h_table_bytes<Curve>(f.h) : 0),
-        PartitionBuffers<Curve>::bytes_for(
-            partition_shape(host, KeyResidency::kDevice, table_bits)),
-        placement == KeyPlacement::kAuto ? free_device_memory() : 0);
+        placement, f.bytes(),
+        PartitionBuffers<Curve>::bytes_for(partition_shape(host, KeyResidency::kDevice)),
+        free_bytes);
+    const bool with_table =
+        h_table && residency == KeyResidency::kDevice &&
+        (!automatic || f.bytes() + h_table_bytes<Curve>(f.h) +
+                               PartitionBuffers<Curve>::bytes_for(partition_shape(
+                                   host, KeyResidency::kDevice, h_table_window_bits<Curve>(f.h))) +
+                               kPlacementMarginBytes <=
+                           free_bytes);
     auto device_key = DeviceProvingKey<Curve>::upload(key, residency);
-    if (h_table && residency == KeyResidency::kDevice) device_key.add_h_table();
+    if (with_table) device_key.add_h_table();
     r.key_ = std::make_shared<const DeviceProvingKey<Curve>>(std::move(device_key));
   }
   r.shape_ = partition_shape(host, r.key_->residency(), r.key_->h_table_bits());

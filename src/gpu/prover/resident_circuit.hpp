@@ -58,8 +58,10 @@ class ResidentCircuit {
 
   // Throws kInvalidInput for a key whose sections disagree, kCuda when VRAM (or, for a
   // streamed key, pinnable host memory) is short. With h_table, a key placed in VRAM gets its
-  // H table (DeviceProvingKey::add_h_table; kAuto counts the table with the key, and a key
-  // placed in host memory has none).
+  // H table (DeviceProvingKey::add_h_table): always with kDevice (kCuda when VRAM is short);
+  // with kAuto only when the key, the table and one partition's buffers fit the VRAM left by
+  // the matrices and domain with kPlacementMarginBytes to spare, so that the table never
+  // changes where the key goes (key().h_table_bits() says whether it was made).
   static ResidentCircuit from_zkey(const formats::Groth16Zkey<Curve>& zkey,
                                    KeyPlacement placement = KeyPlacement::kDevice,
                                    bool h_table = false);
