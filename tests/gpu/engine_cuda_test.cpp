@@ -118,20 +118,19 @@ TEST_F(CudaEngine, BellmanParamsKeyWithItsR1csProves) {
 // not; at 2^27 the table alone (141.7 GB beside a 50.8 GB key) never does. Runs without a GPU.
 TEST(CudaHTableRule, TablesGoOnlyWhereKeyTableAndPartitionsFit) {
   const uint64_t device = 150'109'880'320;
-  CudaKeyShape p26;
-  p26.circuit_bytes = 1'000'000'000;
-  p26.points_bytes = 22'800'000'000;
-  p26.h_table_bytes = 70'900'000'000;
-  p26.partition_bytes = 26'100'000'000;
+  const auto shape = [](double circuit_gb, double points_gb, double table_gb, double slot_gb) {
+    CudaKeyShape s;
+    s.circuit_bytes = uint64_t(circuit_gb * 1e9);
+    s.points_bytes = uint64_t(points_gb * 1e9);
+    s.h_table_bytes = uint64_t(table_gb * 1e9);
+    s.partition_bytes = uint64_t(slot_gb * 1e9);
+    return s;
+  };
+  const CudaKeyShape p26 = shape(1.0, 22.8, 70.9, 26.1);
   EXPECT_TRUE(h_table_fits(p26, 1, device));
   EXPECT_TRUE(h_table_fits(p26, 2, device));
   EXPECT_FALSE(h_table_fits(p26, 3, device));
-  CudaKeyShape p27;
-  p27.circuit_bytes = 3'300'000'000;
-  p27.points_bytes = 47'500'000'000;
-  p27.h_table_bytes = 141'700'000'000;
-  p27.partition_bytes = 35'000'000'000;
-  EXPECT_FALSE(h_table_fits(p27, 1, device));
+  EXPECT_FALSE(h_table_fits(shape(3.3, 47.5, 141.7, 35.0), 1, device));
 }
 
 // Keys in VRAM with their H tables: the suite's proofs on both curves and a bellman key's, and
