@@ -277,20 +277,11 @@ void Domain<Fr>::twiddle_row(std::span<Fr> row_values, Direction direction, cons
     for (Fr& x : row_values) x *= scale;
     return;
   }
-  // Two walks, over the even and the odd columns, each stepping by step²: a walk is a chain of
-  // dependent products, and two of them interleaved wait half as long on a product's latency.
-  const Fr step_squared = step.sqr();
-  Fr even = scale;
-  Fr odd = scale * step;
-  const size_t n = row_values.size();
-  size_t c = 0;
-  for (; c + 1 < n; c += 2) {
-    row_values[c] *= even;
-    row_values[c + 1] *= odd;
-    even *= step_squared;
-    odd *= step_squared;
+  Fr factor = scale;
+  for (Fr& x : row_values) {
+    x *= factor;
+    factor *= step;
   }
-  if (c < n) row_values[c] *= even;
 }
 
 // The R-point transforms down every column, Lanes columns at a time through a contiguous copy.
