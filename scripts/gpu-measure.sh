@@ -52,7 +52,8 @@
 #   engine-pinned the engine with the key in pinned host memory and with it in VRAM, 2^LOG_N
 #                porep partitions (default 24), K = 2: $OUT/engine_<tier>_2p<LOG_N>.json
 #   engine-h-tables the engine with the key in VRAM with and without its H table, 2^LOG_N porep
-#                partitions (default 24), K = 1, 2, 3: $OUT/engine_{plain,htable}_2p<LOG_N>.json
+#                partitions (default 24), K in ENGINE_WORKERS (default 1,2,3), ENGINE_PARTITIONS
+#                partitions (default 16): $OUT/engine_{plain,htable}_2p<LOG_N>.json
 #
 # Environment: OUT (default BUILD_DIR/gpu-measure), CUZK_BENCH_COMMIT / CUZK_BENCH_DATE label the
 # JSON. .deps/ in the repository root is used as in scripts/gpu-check.sh.
@@ -189,10 +190,15 @@ for step in "$@"; do
       ;;
     engine-h-tables)
       log_n=${LOG_N:-24}
-      "$BUILD_DIR/bench/gpu/engine/bench_engine_throughput" --workers 1,2,3 --partitions 16 \
-        --json "$OUT/engine_plain_2p$log_n.json" "$log_n" || status=1
-      "$BUILD_DIR/bench/gpu/engine/bench_engine_throughput" --workers 1,2,3 --partitions 16 \
-        --h-tables --json "$OUT/engine_htable_2p$log_n.json" "$log_n" || status=1
+      workers=${ENGINE_WORKERS:-1,2,3}
+      partitions=${ENGINE_PARTITIONS:-16}
+      for table in plain htable; do
+        flag=()
+        [[ $table == htable ]] && flag=(--h-tables)
+        "$BUILD_DIR/bench/gpu/engine/bench_engine_throughput" --workers "$workers" \
+          --partitions "$partitions" "${flag[@]}" --json "$OUT/engine_${table}_2p$log_n.json" \
+          "$log_n" || status=1
+      done
       ;;
     msm-kernels)
       ncu_bin=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
