@@ -242,12 +242,12 @@ CudaBackend::KeyShape shape_of(const gpu::prover::HostCircuit<typename Curve::Fr
                                uint64_t points, KeyExtras extras, bool h_table) {
   using Buffers = gpu::prover::PartitionBuffers<Curve>;
   using gpu::prover::KeyResidency;
-  const size_t h_points = extras.h_points;
   CudaBackend::KeyShape shape;
   shape.circuit_bytes = host.bytes() + gpu::prover::kDomainBytesBound + extras.list_bytes;
   shape.points_bytes = points;
-  const unsigned table_bits = h_table ? gpu::prover::h_table_window_bits<Curve>(h_points) : 0;
-  if (h_table) shape.h_table_bytes = gpu::prover::h_table_bytes<Curve>(h_points);
+  const unsigned table_bits =
+      h_table ? gpu::prover::h_table_window_bits<Curve>(extras.h_points) : 0;
+  if (h_table) shape.h_table_bytes = gpu::prover::h_table_bytes<Curve>(extras.h_points);
   // A streamed key's MSMs stage their bases through the slot, a key with an H table runs the
   // H MSM in msm_shifted's workspace: the largest of the layouts the key can have.
   shape.partition_bytes = std::max(

@@ -30,7 +30,6 @@
 //
 // Thread-safety: as Backend.
 
-#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -39,6 +38,7 @@
 #include <vector>
 
 #include "engine/backend.hpp"
+#include "gpu/prover/resident_circuit.hpp"
 
 namespace cuzk::engine {
 
@@ -73,15 +73,13 @@ struct CudaKeyShape {
   uint64_t witness_bytes = 0;    // the pinned witness
 };
 
-// CudaOptions::h_tables's rule: the key with its table, `partitions` slots of the shape's
-// partition size and a margin of 1 GiB fit in device_vram_bytes.
+// CudaOptions::h_tables's rule (gpu::prover::h_table_fits): the key with its table and
+// `partitions` slots of the shape's partition size fit in device_vram_bytes.
 inline bool h_table_fits(const CudaKeyShape& with_table, int partitions,
                          uint64_t device_vram_bytes) {
-  const uint64_t need = with_table.circuit_bytes + with_table.points_bytes +
-                        with_table.h_table_bytes +
-                        uint64_t(std::max(partitions, 1)) * with_table.partition_bytes +
-                        (uint64_t(1) << 30);
-  return need <= device_vram_bytes;
+  return gpu::prover::h_table_fits(
+      with_table.circuit_bytes + with_table.points_bytes + with_table.h_table_bytes,
+      with_table.partition_bytes, partitions, device_vram_bytes);
 }
 
 class CudaBackend : public Backend {

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "gpu/cuda_check.hpp"
-#include "gpu/msm/msm.hpp"
 #include "gpu/msm/tuning.hpp"
 #include "gpu/stream.hpp"
 #include "groth16/types.hpp"

@@ -45,6 +45,7 @@
 #include "formats/params.hpp"
 #include "formats/zkey.hpp"
 #include "gpu/device_memory.hpp"
+#include "gpu/msm/msm.hpp"
 #include "groth16/types.hpp"
 
 namespace cuzk::gpu::prover {
@@ -140,9 +141,11 @@ class DeviceProvingKey {
   // Throws kInvalidInput for a streamed key (the table must be in VRAM) or one that has a
   // table already; kCuda when VRAM is short.
   void add_h_table();
-  // The table's window (0: no table) and its shifted_windows(c)·footprint().h points (device).
+  // The table's window (0: no table), and the table as msm_shifted takes it.
   unsigned h_table_bits() const { return h_table_bits_; }
-  const G1* h_table() const { return h_table_.data(); }
+  msm::ShiftedBases<groth16::G1CurveOf<Curve>> h_table() const {
+    return {{h_table_.data(), h_table_.size()}, footprint_.h, h_table_bits_};
+  }
 
  private:
   // One query's points in device or pinned host memory.

@@ -328,10 +328,8 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   // H first: its scalars are dense, and the GPU runs it while the host waits for the counts.
   config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
   const std::span<const Fr> h_scalars(buffers.a(), h_count);
-  if (const unsigned c = key.h_table_bits(); c != 0) {
-    const size_t rows = msm::shifted_windows<G1C>(c);
-    msm::msm_shifted<G1C>({{key.h_table(), rows * h_count}, h_count, c}, h_scalars, g1 + 3,
-                          workspace, config);
+  if (key.h_table_bits() != 0) {
+    msm::msm_shifted<G1C>(key.h_table(), h_scalars, g1 + 3, workspace, config);
   } else {
     run_msm.template operator()<G1C>({key.h(), h_count}, h_scalars, g1 + 3, nullptr,
                                      std::nullopt);

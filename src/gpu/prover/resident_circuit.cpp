@@ -62,13 +62,13 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
         placement, f.bytes(),
         PartitionBuffers<Curve>::bytes_for(partition_shape(host, KeyResidency::kDevice)),
         free_bytes);
+    const auto table_fits = [&] {
+      const size_t partition = PartitionBuffers<Curve>::bytes_for(
+          partition_shape(host, KeyResidency::kDevice, h_table_window_bits<Curve>(f.h)));
+      return h_table_fits(f.bytes() + h_table_bytes<Curve>(f.h), partition, 1, free_bytes);
+    };
     const bool with_table =
-        h_table && residency == KeyResidency::kDevice &&
-        (!automatic || f.bytes() + h_table_bytes<Curve>(f.h) +
-                               PartitionBuffers<Curve>::bytes_for(partition_shape(
-                                   host, KeyResidency::kDevice, h_table_window_bits<Curve>(f.h))) +
-                               kPlacementMarginBytes <=
-                           free_bytes);
+        h_table && residency == KeyResidency::kDevice && (!automatic || table_fits());
     auto device_key = DeviceProvingKey<Curve>::upload(key, residency);
     if (with_table) device_key.add_h_table();
     r.key_ = std::make_shared<const DeviceProvingKey<Curve>>(std::move(device_key));

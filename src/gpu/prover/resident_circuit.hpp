@@ -51,6 +51,16 @@ inline KeyResidency resolve_key_placement(KeyPlacement placement, size_t key_byt
              : KeyResidency::kStreamed;
 }
 
+// Whether a key's H table goes with it (DeviceProvingKey::add_h_table): the key with its table,
+// `partitions` partition buffers of partition_bytes each and kPlacementMarginBytes fit in
+// vram_bytes. ResidentCircuit's kAuto and the engine's cuda backend both decide by it.
+inline bool h_table_fits(size_t key_and_table_bytes, size_t partition_bytes, int partitions,
+                         size_t vram_bytes) {
+  return key_and_table_bytes + size_t(partitions < 1 ? 1 : partitions) * partition_bytes +
+             kPlacementMarginBytes <=
+         vram_bytes;
+}
+
 template <class Curve>
 class ResidentCircuit {
  public:
