@@ -76,20 +76,21 @@ std::vector<Step<Fr>> op_steps(const Domain<Fr>& d, Op op, Order in, Order out,
 // One pass on the host exactly as the kernel runs it: per tile, the load phase for every
 // element, each stage for every butterfly, the store phase for every element.
 template <class Fr, bool kDif>
-void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& shared) {
+void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& tile_memory) {
   const PassShape& shape = args.shape;
+  const TileMemory<Fr> shared{tile_memory.data(), uint32_t(tile_memory.size())};
   for (uint32_t tile = 0; tile < shape.tiles(); ++tile) {
     for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
-      pass_load<Fr, kDif>(args, shared.data(), tile, e);
+      pass_load<Fr, kDif>(args, shared, tile, e);
     }
     for (unsigned i = 0; i < shape.stages; ++i) {
       const unsigned log_half = stage_log_half(kDif, shape.stages, i);
       for (uint32_t b = 0; b < shape.butterflies_per_stage(); ++b) {
-        pass_butterfly<Fr, kDif>(args, shared.data(), log_half, b);
+        pass_butterfly<Fr, kDif>(args, shared, log_half, b);
       }
     }
     for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
-      pass_store<Fr, kDif>(args, shared.data(), tile, e);
+      pass_store<Fr, kDif>(args, shared, tile, e);
     }
   }
 }

@@ -17,9 +17,9 @@ namespace cuzk::gpu::ntt {
 template <class Fr, bool kDif>
 __global__ void __launch_bounds__(Tuning::kThreadsPerBlock) pass_kernel(const PassArgs<Fr> args) {
   extern __shared__ uint4 shared_words[];
-  Fr* shared = reinterpret_cast<Fr*>(shared_words);
   const uint32_t tile = blockIdx.x;
   const uint32_t elements = args.shape.tile_elements();
+  const TileMemory<Fr> shared{shared_words, elements};
   for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
     pass_load<Fr, kDif>(args, shared, tile, e);
   }

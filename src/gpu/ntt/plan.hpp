@@ -38,10 +38,15 @@ using cuzk::ntt::Order;
 struct Tuning {
   // Stages per pass: a 2^10-point column transform. 2^27 runs as 3 passes of 9 stages.
   static constexpr unsigned kMaxPassStages = 10;
-  // Elements per thread block: 2^11 × 32 bytes = 64 KiB of shared memory, 3 blocks per SM on
-  // an H100/H200 (228 KiB). A pass of K stages gives each block 2^(11−K) adjacent columns, so
-  // global memory is read in runs of 2^(11−K) · 32 bytes (128 bytes for K = 9).
-  static constexpr unsigned kLogTileElements = 11;
+  // Elements per thread block: 2^10 × 32 bytes = 32 KiB of shared memory. A pass of K stages
+  // gives each block 2^(10−K) adjacent columns, so global memory is read in runs of
+  // 2^(10−K) · 32 bytes (64 bytes for K = 9: two whole sectors). At 64 registers × 256 threads
+  // registers then allow 4 blocks per SM (32 warps), where 64 KiB tiles (2^11) let shared
+  // memory allow 3 (24 warps). Measured on the H200 (medians of 7, two rounds,
+  // bench/results/2026-12-02_h200_fbde004_ntt_tiles.txt), 2^11 → 2^10: BLS12-381 2^20 0.278 →
+  // 0.274 ms, 2^24 4.83 → 4.71, 2^27 41.54 → 41.11; BN254 2^27 41.14 → 40.65. 512 threads of
+  // 2^11 tiles lost (2^27 44.4 ms: fewer blocks fit the registers).
+  static constexpr unsigned kLogTileElements = 10;
   static constexpr unsigned kThreadsPerBlock = 256;
   static constexpr unsigned kPermuteThreadsPerBlock = 256;
   static constexpr unsigned kElementwiseThreadsPerBlock = 256;
