@@ -222,26 +222,36 @@ CUZK_HD Point sum_range(const Point* in, size_t begin, size_t end) {
 
 // Σ of the selected bases among kSelectionWordsPerThread bitmap words from base `first` (a
 // multiple of 64); `bases` holds the bases from `bases_first` on; bits at or past n are ignored.
+// One loop over the thread's set bits, whichever word they are in: a warp runs as many
+// additions as its lane with the most set bits has, where a loop per word would run, word after
+// word, as many as the fullest lane of that word (for 40% ones, about 35 of 64 per word against
+// about 26 on average).
 template <class Bucket, class Base>
 CUZK_HD Bucket sum_selected_words(const Base* bases, size_t bases_first, size_t first, size_t n,
                                   const uint64_t* selection) {
+  // The bits of word w, those at or past n cleared (zero past the last word).
+  const auto word_bits = [&](size_t w) -> uint64_t {
+    const size_t word_base = first + 64 * w;
+    if (w >= kSelectionWordsPerThread || word_base >= n) return 0;
+    const uint64_t bits = selection[word_base / 64];
+    return n - word_base < 64 ? bits & ((uint64_t(1) << (n - word_base)) - 1) : bits;
+  };
   Bucket acc = Bucket::infinity();
-  for (size_t word = 0; word < kSelectionWordsPerThread; ++word) {
-    const size_t word_base = first + 64 * word;
-    if (word_base >= n) break;
-    uint64_t bits = selection[word_base / 64];
-    if (n - word_base < 64) bits &= (uint64_t(1) << (n - word_base)) - 1;
-    while (bits != 0) {
-#if defined(__CUDA_ARCH__)
-      const unsigned b = unsigned(__ffsll(static_cast<long long>(bits)) - 1);
-#else
-      const unsigned b = unsigned(std::countr_zero(bits));
-#endif
-      bits &= bits - 1;
-      acc = acc.add(bases[word_base - bases_first + b]);
+  size_t word = 0;
+  uint64_t bits = word_bits(0);
+  for (;;) {
+    while (bits == 0) {
+      if (++word >= kSelectionWordsPerThread) return acc;
+      bits = word_bits(word);
     }
+#if defined(__CUDA_ARCH__)
+    const unsigned b = unsigned(__ffsll(static_cast<long long>(bits)) - 1);
+#else
+    const unsigned b = unsigned(std::countr_zero(bits));
+#endif
+    bits &= bits - 1;
+    acc = acc.add(bases[first + 64 * word - bases_first + b]);
   }
-  return acc;
 }
 
 }  // namespace cuzk::gpu::msm::work
