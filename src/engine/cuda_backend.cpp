@@ -23,6 +23,7 @@
 #include "gpu/stream.hpp"
 #include "groth16/files.hpp"
 #include "groth16/json.hpp"
+#include "util/error.hpp"
 
 namespace cuzk::engine {
 namespace {
@@ -306,13 +307,15 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
       formats::Groth16Zkey<Curve> matrices;
       matrices.header = sections.header;
       matrices.coefficients = formats::decode_coefficients<Curve>(sections);
-      // Every point counted (the density the upload applies is not known without reading the
-      // points), plus room for its wire lists, which stay in VRAM in every tier.
-      const KeyExtras extras{2 * sizeof(uint32_t) * uint64_t(sections.header.n_vars),
-                             sections.header.domain_size};
+      // The points the upload keeps, from the coefficients (load_key checks the key agrees);
+      // the wire lists stay in VRAM in every tier.
+      const gpu::prover::KeyFootprint f = gpu::prover::coefficient_footprint<Curve>(
+          sections.header,
+          std::span<const formats::ZkeyCoefficient<typename Curve::Fr>>(matrices.coefficients));
+      const KeyExtras extras{f.wire_list_bytes, sections.header.domain_size};
       shape = shape_with_table_if_it_fits<Curve>(gpu::prover::host_circuit_from_zkey(matrices),
-                                                 gpu::prover::footprint(sections.header).bytes(),
-                                                 extras, options_, smallest_vram_bytes());
+                                                 f.points_bytes(), extras, options_,
+                                                 smallest_vram_bytes());
     });
   }
   std::lock_guard lock(mutex_);
@@ -356,8 +359,9 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
   }
   const io::SubgroupCheck subgroups =
       options_.check_key_subgroups ? io::SubgroupCheck::kOn : io::SubgroupCheck::kOff;
+  const KeyShape charged = shape(source);
   // The H table as its charges counted it (shape: only where it fits).
-  const bool h_table = shape(source).h_table_bytes != 0;
+  const bool h_table = charged.h_table_bytes != 0;
   // The circuit on every device; pinned: the points once in pinned host memory (portable),
   // shared by every device.
   const auto load = [&]<class Curve>(const auto& key_file, auto&& make_resident) {
@@ -372,6 +376,17 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
     for (int d = 0; d < device_count(); ++d) {
       use_device(d);
       resident.push_back(std::make_unique<Resident>(make_resident(streamed)));
+    }
+    // The charges counted the points from the .zkey's coefficients (shape): a key with finite
+    // points where its coefficients imply infinity would take more than it was charged.
+    const gpu::prover::KeyFootprint& uploaded =
+        streamed != nullptr ? streamed->footprint() : resident.front()->key().footprint();
+    if (uploaded.points_bytes() > charged.points_bytes) {
+      CUZK_INVALID_INPUT(source.path.string() + ": the key's points take " +
+                         std::to_string(uploaded.points_bytes()) + " bytes, its coefficients " +
+                         "imply " + std::to_string(charged.points_bytes) +
+                         ": it has finite points for wires without coefficients, which no "
+                         "setup of this circuit makes");
     }
     const uint64_t bytes =
         streamed != nullptr ? streamed->bytes() : resident.front()->device_bytes();

@@ -7,11 +7,13 @@
 
 #include <cstdio>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
 #include "gpu/prover/compact_matrix.hpp"
+#include "gpu/prover/device_proving_key.hpp"
 #include "groth16/setup.hpp"
 #include "prover_test_support.hpp"
 #include "util/error.hpp"
@@ -184,6 +186,48 @@ TYPED_TEST(CompactMatrixTest, EmulatedSynthesisMatchesReference) {
       EXPECT_EQ(test::first_difference(from_r1cs.c, actual.c), -1) << what << ": a∘b vs C·w";
     }
   }
+}
+
+// A .zkey's footprint from its coefficients (what the engine charges before reading the points)
+// equals the footprint its upload takes from the points, for keys a setup made: the circuit
+// shapes (porep leaves most wires out of B, so its B queries are filtered), both curves. In a
+// filtered query, a point made finite where its wire has no coefficient shows in the points'
+// footprint only, which is what the engine's check at load compares.
+TYPED_TEST(CompactMatrixTest, CoefficientFootprintEqualsTheUploadsFootprint) {
+  using Curve = TypeParam;
+  const uint64_t seed = cuzk::test::seed();
+  bool some_filtered = false;
+  for (const test::CircuitCase& c : test::circuit_cases(/*large=*/false)) {
+    const auto circuit = test::make_circuit<Curve>(c, seed);
+    auto key = groth16::setup(circuit.r1cs);
+    const KeyFootprint from_points = footprint(key);
+    const KeyFootprint from_coefficients = coefficient_footprint<Curve>(
+        key.header,
+        std::span<const formats::ZkeyCoefficient<typename Curve::Fr>>(key.coefficients));
+    EXPECT_EQ(from_coefficients.points_bytes(), from_points.points_bytes()) << c.name();
+    EXPECT_EQ(from_coefficients.wire_list_bytes, from_points.wire_list_bytes) << c.name();
+    EXPECT_EQ(from_coefficients.b1, from_points.b1) << c.name();
+    EXPECT_EQ(from_coefficients.a, from_points.a) << c.name();
+    if (from_points.b1 == key.header.n_vars) continue;  // B unfiltered: every point uploaded
+    some_filtered = true;
+    // A finite B point for a wire that B leaves out: the points count it, the coefficients not.
+    for (size_t w = 0; w < key.b1.size(); ++w) {
+      if (key.b1[w].is_infinity()) {
+        key.b1[w] = key.header.beta1;
+        EXPECT_GT(footprint(key).points_bytes(), from_coefficients.points_bytes()) << c.name();
+        break;
+      }
+    }
+  }
+  EXPECT_TRUE(some_filtered) << "no case has a filtered B query";
+  // A coefficient naming a wire past the key's is refused.
+  const auto circuit = test::make_circuit<Curve>(test::circuit_cases(false).front(), seed);
+  auto key = groth16::setup(circuit.r1cs);
+  key.coefficients.front().wire = key.header.n_vars;
+  EXPECT_THROW(coefficient_footprint<Curve>(
+                   key.header, std::span<const formats::ZkeyCoefficient<typename Curve::Fr>>(
+                                   key.coefficients)),
+               Error);
 }
 
 }  // namespace

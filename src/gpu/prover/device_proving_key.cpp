@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -39,6 +40,16 @@ KeyFootprint footprint(const formats::Groth16Header<Curve>& header) {
   return f;
 }
 
+namespace {
+
+// A density list pays when it leaves out at least a sixteenth of its query (see ZkeyDensity).
+bool list_pays(size_t kept, size_t all) {
+  const size_t dropped = all - kept;
+  return dropped > 0 && dropped >= all / 16;
+}
+
+}  // namespace
+
 template <class Curve>
 ZkeyDensity zkey_density(const formats::Groth16Zkey<Curve>& key) {
   const size_t n = key.a.size();
@@ -49,28 +60,30 @@ ZkeyDensity zkey_density(const formats::Groth16Zkey<Curve>& key) {
                         (i < key.b2.size() && !key.b2[i].is_infinity());
     if (b_kept) b.push_back(uint32_t(i));
   }
-  const auto worth_it = [](size_t kept, size_t all) {
-    const size_t dropped = all - kept;
-    return dropped > 0 && dropped >= all / 16;
-  };
   ZkeyDensity d;
-  if (worth_it(a.size(), n)) d.a_wires = std::move(a);
-  if (key.b1.size() == n && key.b2.size() == n && worth_it(b.size(), n)) d.b_wires = std::move(b);
+  if (list_pays(a.size(), n)) d.a_wires = std::move(a);
+  if (key.b1.size() == n && key.b2.size() == n && list_pays(b.size(), n)) d.b_wires = std::move(b);
   return d;
 }
 
 namespace {
 
-KeyFootprint filtered(KeyFootprint f, const ZkeyDensity& d) {
-  if (d.a_wires) {
-    f.a = d.a_wires->size();
+// The footprint with the a (b1 and b2) queries cut to a_kept (b_kept) points and their lists.
+KeyFootprint filtered(KeyFootprint f, std::optional<size_t> a_kept, std::optional<size_t> b_kept) {
+  if (a_kept) {
+    f.a = *a_kept;
     f.wire_list_bytes += f.a * sizeof(uint32_t);
   }
-  if (d.b_wires) {
-    f.b1 = f.b2 = d.b_wires->size();
+  if (b_kept) {
+    f.b1 = f.b2 = *b_kept;
     f.wire_list_bytes += f.b1 * sizeof(uint32_t);
   }
   return f;
+}
+
+KeyFootprint filtered(KeyFootprint f, const ZkeyDensity& d) {
+  return filtered(f, d.a_wires ? std::optional(d.a_wires->size()) : std::nullopt,
+                  d.b_wires ? std::optional(d.b_wires->size()) : std::nullopt);
 }
 
 DeviceBuffer<uint32_t> upload_list(const std::vector<uint32_t>& wires) {
@@ -87,6 +100,28 @@ DeviceBuffer<uint32_t> upload_list(const std::vector<uint32_t>& wires) {
 template <class Curve>
 KeyFootprint footprint(const formats::Groth16Zkey<Curve>& key) {
   return filtered(footprint(key.header), zkey_density(key));
+}
+
+template <class Curve>
+KeyFootprint coefficient_footprint(
+    const formats::Groth16Header<Curve>& header,
+    std::span<const formats::ZkeyCoefficient<typename Curve::Fr>> coefficients) {
+  const size_t n = header.n_vars;
+  std::vector<uint8_t> in_a(n, 0), in_b(n, 0);
+  for (const auto& t : coefficients) {
+    if (t.wire >= n) {
+      CUZK_INVALID_INPUT("coefficient_footprint: a coefficient names wire " +
+                         std::to_string(t.wire) + " of a key with " + std::to_string(n) +
+                         " wires");
+    }
+    (t.matrix == 0 ? in_a : in_b)[t.wire] = 1;
+  }
+  const auto count = [](const std::vector<uint8_t>& in) {
+    return size_t(std::count(in.begin(), in.end(), uint8_t(1)));
+  };
+  const size_t a_kept = count(in_a), b_kept = count(in_b);
+  return filtered(footprint(header), list_pays(a_kept, n) ? std::optional(a_kept) : std::nullopt,
+                  list_pays(b_kept, n) ? std::optional(b_kept) : std::nullopt);
 }
 
 KeyFootprint footprint(const formats::BellmanParams& params) {
@@ -231,6 +266,12 @@ template KeyFootprint footprint<formats::Bls12_381>(
 template KeyFootprint footprint<formats::Bn254>(const formats::Groth16Zkey<formats::Bn254>&);
 template KeyFootprint footprint<formats::Bls12_381>(
     const formats::Groth16Zkey<formats::Bls12_381>&);
+template KeyFootprint coefficient_footprint<formats::Bn254>(
+    const formats::Groth16Header<formats::Bn254>&,
+    std::span<const formats::ZkeyCoefficient<formats::Bn254::Fr>>);
+template KeyFootprint coefficient_footprint<formats::Bls12_381>(
+    const formats::Groth16Header<formats::Bls12_381>&,
+    std::span<const formats::ZkeyCoefficient<formats::Bls12_381::Fr>>);
 template ZkeyDensity zkey_density<formats::Bn254>(const formats::Groth16Zkey<formats::Bn254>&);
 template ZkeyDensity zkey_density<formats::Bls12_381>(
     const formats::Groth16Zkey<formats::Bls12_381>&);

@@ -40,6 +40,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "formats/params.hpp"
@@ -86,6 +87,14 @@ ZkeyDensity zkey_density(const formats::Groth16Zkey<Curve>& key);
 // The footprint of the key as uploaded (density applied); scans the points.
 template <class Curve>
 KeyFootprint footprint(const formats::Groth16Zkey<Curve>& key);
+// The same from section 4 alone, for a key not read yet: the footprint of a .zkey whose points
+// at infinity are those of the wires without a coefficient in A (in B): any key a setup made
+// (snarkjs, cuzk setup), each point being a sum over its wire's coefficients. A key with a
+// finite point for such a wire uploads more than this (the engine checks at load).
+template <class Curve>
+KeyFootprint coefficient_footprint(
+    const formats::Groth16Header<Curve>& header,
+    std::span<const formats::ZkeyCoefficient<typename Curve::Fr>> coefficients);
 KeyFootprint footprint(const formats::BellmanParams& params);
 
 // What the host combines after the MSMs (the epilogue) and checks the proof against.
