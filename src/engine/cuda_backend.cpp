@@ -309,9 +309,8 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
       matrices.coefficients = formats::decode_coefficients<Curve>(sections);
       // The points the upload keeps, from the coefficients (load_key checks the key agrees);
       // the wire lists stay in VRAM in every tier.
-      const gpu::prover::KeyFootprint f = gpu::prover::coefficient_footprint<Curve>(
-          sections.header,
-          std::span<const formats::ZkeyCoefficient<typename Curve::Fr>>(matrices.coefficients));
+      const gpu::prover::KeyFootprint f =
+          gpu::prover::coefficient_footprint<Curve>(sections.header, matrices.coefficients);
       const KeyExtras extras{f.wire_list_bytes, sections.header.domain_size};
       shape = shape_with_table_if_it_fits<Curve>(gpu::prover::host_circuit_from_zkey(matrices),
                                                  f.points_bytes(), extras, options_,

@@ -7,7 +7,6 @@
 
 #include <cstdio>
 #include <random>
-#include <span>
 #include <vector>
 
 #include "curves/bls12_381.hpp"
@@ -201,9 +200,8 @@ TYPED_TEST(CompactMatrixTest, CoefficientFootprintEqualsTheUploadsFootprint) {
     const auto circuit = test::make_circuit<Curve>(c, seed);
     auto key = groth16::setup(circuit.r1cs);
     const KeyFootprint from_points = footprint(key);
-    const KeyFootprint from_coefficients = coefficient_footprint<Curve>(
-        key.header,
-        std::span<const formats::ZkeyCoefficient<typename Curve::Fr>>(key.coefficients));
+    const KeyFootprint from_coefficients =
+        coefficient_footprint<Curve>(key.header, key.coefficients);
     EXPECT_EQ(from_coefficients.points_bytes(), from_points.points_bytes()) << c.name();
     EXPECT_EQ(from_coefficients.wire_list_bytes, from_points.wire_list_bytes) << c.name();
     EXPECT_EQ(from_coefficients.b1, from_points.b1) << c.name();
@@ -224,10 +222,7 @@ TYPED_TEST(CompactMatrixTest, CoefficientFootprintEqualsTheUploadsFootprint) {
   const auto circuit = test::make_circuit<Curve>(test::circuit_cases(false).front(), seed);
   auto key = groth16::setup(circuit.r1cs);
   key.coefficients.front().wire = key.header.n_vars;
-  EXPECT_THROW(coefficient_footprint<Curve>(
-                   key.header, std::span<const formats::ZkeyCoefficient<typename Curve::Fr>>(
-                                   key.coefficients)),
-               Error);
+  EXPECT_THROW(coefficient_footprint<Curve>(key.header, key.coefficients), Error);
 }
 
 }  // namespace

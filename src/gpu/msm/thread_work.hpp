@@ -229,10 +229,10 @@ CUZK_HD Point sum_range(const Point* in, size_t begin, size_t end) {
 template <class Bucket, class Base>
 CUZK_HD Bucket sum_selected_words(const Base* bases, size_t bases_first, size_t first, size_t n,
                                   const uint64_t* selection) {
-  // The bits of word w, those at or past n cleared (zero past the last word).
+  // The bits of word w, those at or past n cleared.
   const auto word_bits = [&](size_t w) -> uint64_t {
     const size_t word_base = first + 64 * w;
-    if (w >= kSelectionWordsPerThread || word_base >= n) return 0;
+    if (word_base >= n) return 0;
     const uint64_t bits = selection[word_base / 64];
     return n - word_base < 64 ? bits & ((uint64_t(1) << (n - word_base)) - 1) : bits;
   };

@@ -27,6 +27,12 @@ void check_count(const char* query, size_t actual, size_t expected) {
   }
 }
 
+// A density list pays when it leaves out at least a sixteenth of its query (see ZkeyDensity).
+bool list_pays(size_t kept, size_t all) {
+  const size_t dropped = all - kept;
+  return dropped > 0 && dropped >= all / 16;
+}
+
 }  // namespace
 
 template <class Curve>
@@ -39,16 +45,6 @@ KeyFootprint footprint(const formats::Groth16Header<Curve>& header) {
   f.g2_bytes = sizeof(typename Curve::G2);
   return f;
 }
-
-namespace {
-
-// A density list pays when it leaves out at least a sixteenth of its query (see ZkeyDensity).
-bool list_pays(size_t kept, size_t all) {
-  const size_t dropped = all - kept;
-  return dropped > 0 && dropped >= all / 16;
-}
-
-}  // namespace
 
 template <class Curve>
 ZkeyDensity zkey_density(const formats::Groth16Zkey<Curve>& key) {
