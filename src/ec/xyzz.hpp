@@ -2,6 +2,9 @@
 // Extended Jacobian "XYZZ" coordinates (X, Y, ZZ, ZZZ) ↦ (X/ZZ, Y/ZZZ), with ZZ³ = ZZZ²:
 // the MSM bucket type. Its mixed addition (8M + 2S) is cheaper than Jacobian's full addition
 // and needs no doubling-free assumptions, which is what bucket accumulation does all day.
+// Each formula's Y3 is a difference of two products, A·B − C·D, computed by
+// Field::difference_of_products: on the device both products share one Montgomery reduction
+// (5-6% of a BLS12-381 G1 MSM, ff/mont_ptx.cuh), elsewhere it is the plain expression.
 //
 // Formulas from the Explicit-Formulas Database, "XYZZ coordinates for short Weierstrass
 // curves" (hyperelliptic.org/EFD/g1p/auto-shortw-xyzz.html), with a = 0. As in jacobian.hpp,
@@ -78,7 +81,7 @@ struct Xyzz {
     Field x_sq = X.sqr();
     Field m = x_sq.dbl() + x_sq;
     Field x3 = m.sqr() - s.dbl();
-    Field y3 = m * (s - x3) - w * Y;
+    Field y3 = Field::difference_of_products(m, s - x3, w, Y);
     return {x3, y3, v * ZZ, w * ZZZ};
   }
 
@@ -100,7 +103,7 @@ struct Xyzz {
     Field ppp = p * pp;
     Field q_term = u1 * pp;
     Field x3 = r.sqr() - ppp - q_term.dbl();
-    Field y3 = r * (q_term - x3) - s1 * ppp;
+    Field y3 = Field::difference_of_products(r, q_term - x3, s1, ppp);
     return {x3, y3, ZZ * q.ZZ * pp, ZZZ * q.ZZZ * ppp};
   }
 
@@ -119,7 +122,7 @@ struct Xyzz {
     Field ppp = p * pp;
     Field q_term = X * pp;
     Field x3 = r.sqr() - ppp - q_term.dbl();
-    Field y3 = r * (q_term - x3) - Y * ppp;
+    Field y3 = Field::difference_of_products(r, q_term - x3, Y, ppp);
     return {x3, y3, ZZ * pp, ZZZ * ppp};
   }
 
@@ -156,12 +159,11 @@ CUZK_HD void add_in_place(Slots& acc, const Affine<Curve>& q) {
   const Field ppp = p * pp;
   acc.set_zz(acc.zz() * pp);
   acc.set_zzz(acc.zzz() * ppp);
-  const Field y_ppp = acc.y() * ppp;
   const Field r_sq_ppp = r.sqr() - ppp;
   const Field q_term = acc.x() * pp;
   const Field x3 = r_sq_ppp - q_term.dbl();
   acc.set_x(x3);
-  acc.set_y(r * (q_term - x3) - y_ppp);
+  acc.set_y(Field::difference_of_products(r, q_term - x3, acc.y(), ppp));
 }
 
 }  // namespace cuzk::ec

@@ -285,6 +285,34 @@ CUZK_DEVICE void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, con
   detail::reduce_once<W>(r, t, p);
 }
 
+// r = (a·b − c·d)·2^(-32W) mod p with one reduction: the two products at double width,
+// a·b + (p² − c·d) < 2p² < p·2^(32W) (the spare top bit), then redc_wide. p2 is p² on 2W words.
+// All inputs are read before r is written. Cost: 4W² multiply-adds for the products and
+// 2W² + W for the reduction, against 8W² + 2W for two mont_mul.
+//
+// The XYZZ mixed addition of the MSM's buckets ends with Y3 = R·(Q − X3) − Y1·PPP, one of its
+// ten products: this form saves one reduction there. Measured on an H200 (bench_gpu_msm,
+// random scalars, medians of 5, against two products; bench/results/2026-12-02_h200_*_msm_*):
+// BLS12-381 G1 2^24 shifted 91.5 → 86.4 ms, 2^26 shifted 329.0 → 310.0, 2^26 388.5 → 366.1;
+// BN254 G1 2^26 186.4 → 181.1.
+// Tried with a one-level Karatsuba double-width product for 12 words (three 6-word products,
+// 1.5W² multiply-adds instead of 2W²), here and in the Montgomery product: alone 5% faster for
+// BLS12-381 Fp (27.96 against 26.64·10⁹ products/s; in SASS 273 multiply-adds against 304 but
+// 576 instructions against 424, the carry chains of the recombination), inside the MSM slower
+// than this schoolbook form (G1 2^26 shifted 324.3 ms against 310.0; G2 2^22 89.2 against
+// 82.3 as Fp's product), where the extra temporaries compete for the kernels' registers.
+template <size_t W>
+CUZK_DEVICE void mont_difference_of_products(uint32_t* r, const uint32_t* a, const uint32_t* b,
+                                             const uint32_t* c, const uint32_t* d,
+                                             const uint32_t* p, const uint32_t* p2, uint32_t inv) {
+  uint32_t t[2 * W], v[2 * W];
+  detail::mul_wide<W>(v, c, d);
+  detail::sub_words<2 * W>(v, p2, v);
+  detail::mul_wide<W>(t, a, b);
+  detail::add_words<2 * W>(t, t, v);
+  detail::redc_wide<W>(r, t, p, inv);
+}
+
 // r = a²·2^(-32W) mod p; r may alias a.
 //
 // Square, then reduce (separated operand scanning): each cross product a_i·a_j (i < j) is

@@ -77,7 +77,6 @@ TYPED_TEST(X86Kernels, AddSubDblNegMatchPortableAndGmp) {
 TYPED_TEST(X86Kernels, WideProductAndRedcMatchGmp) {
   using F = TypeParam;
   constexpr size_t N = F::kLimbs;
-  const auto& gmp = this->gmp;
   this->for_pairs([&](const F& a, const F& b) {
     ff::BigInt<2 * N> w;
     ff::x86::mul_wide<N>(w.limb, a.mont, b.mont);

@@ -22,6 +22,13 @@ struct MulOp {
     return a * b;
   }
 };
+// a·b − b·(a − b): both products large and their difference anywhere in [0, p).
+struct DifferenceOfProductsOp {
+  template <class F>
+  CUZK_HD F operator()(const F& a, const F& b) const {
+    return F::difference_of_products(a, b, b, a - b);
+  }
+};
 struct AddOp {
   template <class F>
   CUZK_HD F operator()(const F& a, const F& b) const {
@@ -125,6 +132,14 @@ TYPED_TEST_P(FieldDiffTest, Mul) {
   expect_same_on_device(TypeParam::kName, "mul", MulOp{}, a, b);
 }
 
+TYPED_TEST_P(FieldDiffTest, DifferenceOfProducts) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using F = typename TypeParam::Field;
+  auto rng = cuzk::test::rng(std::string("gpu-difference-of-products-") + TypeParam::kName);
+  auto [a, b] = binary_inputs<F>(field_case_count(), rng);
+  expect_same_on_device(TypeParam::kName, "ab-cd", DifferenceOfProductsOp{}, a, b);
+}
+
 TYPED_TEST_P(FieldDiffTest, Sqr) {
   CUZK_SKIP_WITHOUT_GPU();
   using F = typename TypeParam::Field;
@@ -165,7 +180,8 @@ TYPED_TEST_P(FieldDiffTest, Inverse) {
   expect_same_on_device(TypeParam::kName, "inverse", InverseOp{}, a);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(FieldDiffTest, Mul, Sqr, Add, Sub, Neg, Inverse);
+REGISTER_TYPED_TEST_SUITE_P(FieldDiffTest, Mul, DifferenceOfProducts, Sqr, Add, Sub, Neg,
+                            Inverse);
 
 // Fp2: products and squares, on pairs of base-field edge values and random elements.
 template <class Case>
