@@ -449,6 +449,21 @@ __attribute__((always_inline)) inline void redc(uint64_t* r, const uint64_t* w, 
   // clang-format on
 }
 
+// w += p·R on 2N limbs (p to the high half) when `borrowed` is 1, as a masked addition with no
+// branch on the data: brings a difference of double-width products that went negative back
+// into [0, p·R). The carry out is dropped (the callers' sums are below 2^(128N)).
+template <size_t N>
+__attribute__((always_inline)) inline void add_modulus_high_if(uint64_t* w, unsigned char borrowed,
+                                                               const uint64_t* p) {
+  const uint64_t mask = uint64_t(0) - borrowed;
+  unsigned char carry = 0;
+  for (size_t j = 0; j < N; ++j) {
+    unsigned long long x;
+    carry = _addcarry_u64(carry, w[N + j], p[j] & mask, &x);
+    w[N + j] = x;
+  }
+}
+
 // Fp2 = Fp[u]/(u² + 1) multiplication with lazy reduction (Karatsuba on integers, two REDCs):
 //   t0 = a0·b0, t1 = a1·b1, t2 = (a0 + a1)(b0 + b1)      three N×N → 2N products
 //   c1 = t2 − t0 − t1 = a0·b1 + a1·b0                   exact: < 2p² < p·R
@@ -483,14 +498,7 @@ __attribute__((always_inline)) inline void fp2_mul(uint64_t* r0, uint64_t* r1, c
     t2[j] = y;
     t0[j] = z;
   }
-  // c0 borrowed: add p·R, i.e. p to the high half (masked, no branch on the data).
-  const uint64_t mask = uint64_t(0) - bc;
-  unsigned char c = 0;
-  for (size_t j = 0; j < N; ++j) {
-    unsigned long long x;
-    c = _addcarry_u64(c, t0[N + j], p[j] & mask, &x);
-    t0[N + j] = x;
-  }
+  add_modulus_high_if<N>(t0, bc, p);  // c0 borrowed
   redc<N>(r0, t0, p, inv);
   redc<N>(r1, t2, p, inv);
 }
@@ -511,13 +519,7 @@ __attribute__((always_inline)) inline void mont_difference_of_products(
     borrow = _subborrow_u64(borrow, w[j], v[j], &x);
     w[j] = x;
   }
-  const uint64_t mask = uint64_t(0) - borrow;
-  unsigned char carry = 0;
-  for (size_t j = 0; j < N; ++j) {
-    unsigned long long x;
-    carry = _addcarry_u64(carry, w[N + j], p[j] & mask, &x);
-    w[N + j] = x;
-  }
+  add_modulus_high_if<N>(w, borrow, p);
   redc<N>(r, w, p, inv);
 }
 
