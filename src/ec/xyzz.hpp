@@ -3,8 +3,9 @@
 // the MSM bucket type. Its mixed addition (8M + 2S) is cheaper than Jacobian's full addition
 // and needs no doubling-free assumptions, which is what bucket accumulation does all day.
 // Each formula's Y3 is a difference of two products, A·B − C·D, computed by
-// Field::difference_of_products: on the device both products share one Montgomery reduction
-// (5-6% of a BLS12-381 G1 MSM, ff/mont_ptx.cuh), elsewhere it is the plain expression.
+// Field::difference_of_products: on the device and in the x86 host kernels both products
+// share one Montgomery reduction (5-6% of a BLS12-381 G1 MSM on the GPU, ff/mont_ptx.cuh),
+// elsewhere it is the plain expression.
 //
 // Formulas from the Explicit-Formulas Database, "XYZZ coordinates for short Weierstrass
 // curves" (hyperelliptic.org/EFD/g1p/auto-shortw-xyzz.html), with a = 0. As in jacobian.hpp,

@@ -292,7 +292,8 @@ CUZK_DEVICE void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, con
 //
 // The XYZZ mixed addition of the MSM's buckets ends with Y3 = R·(Q − X3) − Y1·PPP, one of its
 // ten products: this form saves one reduction there. Measured on an H200 (bench_gpu_msm,
-// random scalars, medians of 5, against two products; bench/results/2026-12-02_h200_*_msm_*):
+// random scalars, medians of 5, against two products;
+// bench/results/2026-12-02_h200_e3d8bc7_difference_of_products.txt):
 // BLS12-381 G1 2^24 shifted 91.5 → 86.4 ms, 2^26 shifted 329.0 → 310.0, 2^26 388.5 → 366.1;
 // BN254 G1 2^26 186.4 → 181.1.
 // Tried with a one-level Karatsuba double-width product for 12 words (three 6-word products,

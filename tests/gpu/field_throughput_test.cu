@@ -104,6 +104,11 @@ enum class Chain {
   kTwoProducts
 };
 
+// The chains that run two products per step (and are counted so).
+constexpr bool two_products_per_step(Chain chain) {
+  return chain == Chain::kDifferenceOfProducts || chain == Chain::kTwoProducts;
+}
+
 // Products per second of the best timed run.
 template <class F, Chain kChain>
 double measure(const Stream& stream, DeviceBuffer<F>& x, const DeviceBuffer<F>& y) {
@@ -116,7 +121,7 @@ double measure(const Stream& stream, DeviceBuffer<F>& x, const DeviceBuffer<F>& 
     start.record(stream);
     if constexpr (kChain == Chain::kMulImmediateInverse) {
       immediate_inverse_chain_kernel<F><<<blocks, kThreads, 0, stream>>>(x.data(), y.data(), n);
-    } else if constexpr (kChain == Chain::kDifferenceOfProducts || kChain == Chain::kTwoProducts) {
+    } else if constexpr (two_products_per_step(kChain)) {
       difference_of_products_chain_kernel<F, kChain == Chain::kDifferenceOfProducts>
           <<<blocks, kThreads, 0, stream>>>(x.data(), y.data(), n);
     } else if constexpr (kChain == Chain::kReducedKaratsuba) {
@@ -131,9 +136,7 @@ double measure(const Stream& stream, DeviceBuffer<F>& x, const DeviceBuffer<F>& 
     const float ms = Event::elapsed_ms(start, stop);
     if (run == 1 || (run > 1 && ms < best_ms)) best_ms = ms;
   }
-  const bool two_per_step =
-      kChain == Chain::kDifferenceOfProducts || kChain == Chain::kTwoProducts;
-  return double(n) * kRounds * (two_per_step ? 2 : 1) / (best_ms * 1e-3);
+  return double(n) * kRounds * (two_products_per_step(kChain) ? 2 : 1) / (best_ms * 1e-3);
 }
 
 template <class F>
