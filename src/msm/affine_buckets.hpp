@@ -8,7 +8,8 @@
 // (batch_inversion.hpp), and the batch is applied (ec/affine_addition.hpp). An addition then
 // costs 5M + 1S of the coordinate field (3M as its share of Montgomery's trick, 2M + 1S for
 // the chord), against 8M + 2S for the XYZZ mixed addition, and a bucket takes two coordinates
-// instead of four. A point whose bucket already has an addition in the open batch waits in a
+// instead of four. On CPUs with AVX-512 IFMA the G1 batches run eight additions at a time
+// (affine_batch_simd.hpp). A point whose bucket already has an addition in the open batch waits in a
 // queue and enters a later batch; one for an empty bucket is stored there and costs nothing.
 //
 // Inputs concentrated on a few buckets (equal scalars on repeated bases, or few distinct
@@ -37,6 +38,7 @@
 #include "ec/affine.hpp"
 #include "ec/affine_addition.hpp"
 #include "ec/xyzz.hpp"
+#include "msm/affine_batch_simd.hpp"
 #include "msm/batch_inversion.hpp"
 
 namespace cuzk::msm {
@@ -159,6 +161,14 @@ class AffineBuckets {
   // the reduction's lanes): denominators, one batch inversion, the sums; then the batch is
   // empty.
   void apply_open_batch(std::vector<AffinePoint>& targets) {
+    if constexpr (simd::kHasAddBatch<Curve>) {
+      if (simd::enabled()) {
+        simd::add_batch<Curve>(targets, batch_buckets_, batch_points_);
+        batch_buckets_.clear();
+        batch_points_.clear();
+        return;
+      }
+    }
     const size_t size = batch_buckets_.size();
     denominators_.resize(size);
     for (size_t k = 0; k < size; ++k) {

@@ -1,0 +1,57 @@
+#pragma once
+// Batch-affine additions eight at a time with AVX-512 IFMA (ff/lanes_ifma.hpp), for the G1
+// groups, where the CPU MSM spends most of its time: the chords and Montgomery's trick of a
+// batch (affine_buckets.hpp) run as 8-lane vector products instead of 64-bit scalar ones.
+//
+// The trick runs as sixteen chains (two vectors of eight lanes, the two vectors advanced in
+// turn so that their products overlap), whose sixteen products are inverted together in scalar
+// arithmetic with one inversion. Additions whose inputs share x (a doubling, or a sum that is
+// the point at infinity) take no part in the vector batch: they are finished one by one in
+// scalar arithmetic afterwards, as ec::affine_sum does them (repeated bases only).
+//
+// The results equal the scalar path's bit for bit (the same canonical Montgomery values), so
+// an MSM's output does not depend on the CPU it ran on. Machines without AVX-512 IFMA, and
+// runs with CUZK_CPU_SIMD=0 in the environment, take the scalar path.
+
+#include <cstdint>
+#include <span>
+
+#include "curves/bls12_381.hpp"
+#include "curves/bn254.hpp"
+#include "ec/affine.hpp"
+
+namespace cuzk::msm::simd {
+
+// Whether add_batch may be called: the CPU has AVX-512 IFMA and the vector path is not
+// turned off.
+bool enabled();
+// Turns the vector path on (where the CPU has it) or off; tests and benchmarks compare both.
+void set_enabled(bool on);
+
+// The groups with a vector path.
+template <class Curve>
+inline constexpr bool kHasAddBatch = false;
+#if defined(__x86_64__)
+template <>
+inline constexpr bool kHasAddBatch<bn254::G1Curve> = true;
+template <>
+inline constexpr bool kHasAddBatch<bls12_381::G1Curve> = true;
+#endif
+
+// targets[buckets[k]] += points[k] for every k. The buckets are distinct and no input is the
+// point at infinity (as for ec::affine_sum). Call only when enabled().
+template <class Curve>
+void add_batch(std::span<ec::Affine<Curve>> targets, std::span<const uint32_t> buckets,
+               std::span<const ec::Affine<Curve>> points);
+#if defined(__x86_64__)
+template <>
+void add_batch<bn254::G1Curve>(std::span<ec::Affine<bn254::G1Curve>> targets,
+                               std::span<const uint32_t> buckets,
+                               std::span<const ec::Affine<bn254::G1Curve>> points);
+template <>
+void add_batch<bls12_381::G1Curve>(std::span<ec::Affine<bls12_381::G1Curve>> targets,
+                                   std::span<const uint32_t> buckets,
+                                   std::span<const ec::Affine<bls12_381::G1Curve>> points);
+#endif
+
+}  // namespace cuzk::msm::simd
