@@ -45,53 +45,141 @@ void set_enabled(bool on) { enabled_flag().store(on && cpu_supports(), std::memo
 namespace {
 
 using ff::ifma::Lanes;
+namespace lanes = ff::ifma;
+
+// The coordinate field on eight lanes: a prime field as one vector of limbs.
+template <class Field>
+struct LaneCoordinate {
+  using Base = Field;
+  using BaseVec = typename Lanes<Base>::Vec;
+  static constexpr size_t kParts = 1;
+  struct Vec {
+    BaseVec part[kParts];
+  };
+  CUZK_IFMA static Vec sub(const Vec& a, const Vec& b) {
+    return {{lanes::sub<Base>(a.part[0], b.part[0])}};
+  }
+  CUZK_IFMA static Vec mul(const Vec& a, const Vec& b) {
+    return {{lanes::mul<Base>(a.part[0], b.part[0])}};
+  }
+  CUZK_IFMA static Vec sqr(const Vec& a) { return mul(a, a); }
+  // What Montgomery's trick inverts for a, and a⁻¹ from that value's inverse.
+  CUZK_IFMA static BaseVec trick_value(const Vec& a) { return a.part[0]; }
+  CUZK_IFMA static Vec inverse_from(const Vec&, const BaseVec& trick_inverse) {
+    return {{trick_inverse}};
+  }
+};
+
+// Fp2 = Fp[u]/(u² + 1) (both curves' G2) as two vectors. The trick inverts the norm
+// c0² + c1² in Fp, and a⁻¹ = ā/N(a), as BatchInverter does in scalar arithmetic.
+template <class Fp>
+struct LaneCoordinate<ff::Fp2<Fp>> {
+  using Base = Fp;
+  using BaseVec = typename Lanes<Base>::Vec;
+  static constexpr size_t kParts = 2;
+  struct Vec {
+    BaseVec part[kParts];
+  };
+  CUZK_IFMA static Vec sub(const Vec& a, const Vec& b) {
+    return {{lanes::sub<Base>(a.part[0], b.part[0]), lanes::sub<Base>(a.part[1], b.part[1])}};
+  }
+  CUZK_IFMA static Vec mul(const Vec& a, const Vec& b) {  // Karatsuba: 3 products
+    const BaseVec t0 = lanes::mul<Base>(a.part[0], b.part[0]);
+    const BaseVec t1 = lanes::mul<Base>(a.part[1], b.part[1]);
+    const BaseVec t2 = lanes::mul<Base>(lanes::add<Base>(a.part[0], a.part[1]),
+                                        lanes::add<Base>(b.part[0], b.part[1]));
+    return {{lanes::sub<Base>(t0, t1), lanes::sub<Base>(lanes::sub<Base>(t2, t0), t1)}};
+  }
+  CUZK_IFMA static Vec sqr(const Vec& a) {  // (c0 + c1)(c0 − c1) + 2·c0·c1·u: 2 products
+    const BaseVec cross = lanes::mul<Base>(a.part[0], a.part[1]);
+    return {{lanes::mul<Base>(lanes::add<Base>(a.part[0], a.part[1]),
+                              lanes::sub<Base>(a.part[0], a.part[1])),
+             lanes::add<Base>(cross, cross)}};
+  }
+  CUZK_IFMA static BaseVec trick_value(const Vec& a) {
+    return lanes::add<Base>(lanes::mul<Base>(a.part[0], a.part[0]),
+                            lanes::mul<Base>(a.part[1], a.part[1]));
+  }
+  CUZK_IFMA static Vec inverse_from(const Vec& a, const BaseVec& norm_inverse) {
+    const BaseVec zero = lanes::broadcast(Base::zero());
+    return {{lanes::mul<Base>(a.part[0], norm_inverse),
+             lanes::sub<Base>(zero, lanes::mul<Base>(a.part[1], norm_inverse))}};
+  }
+};
 
 // Eight additions of a batch between the forward and the backward sweep, as plain words so
-// that the containers around them need no vector types.
-template <class Field>
+// that the containers around them need no vector types: x1, y1, x2, y2 and the slope
+// denominator (kParts base-field vectors each), then the trick's value and prefix product.
+template <class Coordinate>
 struct Group {
-  static constexpr size_t kLimbs = Lanes<Field>::kLimbs;
-  enum Slot { kX1, kY1, kX2, kY2, kDenominator, kPrefix, kSlots };
+  using Base = typename LaneCoordinate<Coordinate>::Base;
+  static constexpr size_t kParts = LaneCoordinate<Coordinate>::kParts;
+  static constexpr size_t kLimbs = Lanes<Base>::kLimbs;
+  enum Slot : size_t { kX1 = 0, kY1 = kParts, kX2 = 2 * kParts, kY2 = 3 * kParts,
+                       kDenominator = 4 * kParts, kTrickValue = 5 * kParts, kPrefix, kSlots };
   alignas(64) uint64_t limbs[kSlots][kLimbs][8];
   alignas(64) uint64_t target_word[8];  // word offset of each lane's target in `targets`
   uint8_t active;                       // lanes that hold an addition
   uint8_t special;                      // active lanes left to the scalar path (equal x)
 };
 
-template <class Field>
-CUZK_IFMA void store(uint64_t (&out)[Lanes<Field>::kLimbs][8],
-                     const typename Lanes<Field>::Vec& v) {
-  for (size_t k = 0; k < Lanes<Field>::kLimbs; ++k) _mm512_store_si512(out[k], v.limb[k]);
+template <class Base>
+CUZK_IFMA void store(uint64_t (&out)[Lanes<Base>::kLimbs][8], const typename Lanes<Base>::Vec& v) {
+  for (size_t k = 0; k < Lanes<Base>::kLimbs; ++k) _mm512_store_si512(out[k], v.limb[k]);
 }
 
-template <class Field>
-CUZK_IFMA typename Lanes<Field>::Vec load(const uint64_t (&in)[Lanes<Field>::kLimbs][8]) {
-  typename Lanes<Field>::Vec v;
-  for (size_t k = 0; k < Lanes<Field>::kLimbs; ++k) v.limb[k] = _mm512_load_si512(in[k]);
+template <class Base>
+CUZK_IFMA typename Lanes<Base>::Vec load(const uint64_t (&in)[Lanes<Base>::kLimbs][8]) {
+  typename Lanes<Base>::Vec v;
+  for (size_t k = 0; k < Lanes<Base>::kLimbs; ++k) v.limb[k] = _mm512_load_si512(in[k]);
   return v;
 }
 
-// The coordinate that starts `first_word` words into each lane's point (x: 0, y: the field's
-// words), gathered from `base` at word offsets `offsets` on the lanes of `lanes`.
-template <class Field>
-CUZK_IFMA typename Lanes<Field>::Vec gather(const void* base, __m512i offsets, __mmask8 lanes,
-                                            size_t first_word) {
-  __m512i words[Field::kLimbs];
-  for (size_t w = 0; w < Field::kLimbs; ++w) {
-    const __m512i at = _mm512_add_epi64(offsets, _mm512_set1_epi64(static_cast<long long>(first_word + w)));
-    words[w] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), lanes, at, base, 8);
-  }
-  return ff::ifma::from_words<Field>(words);
+// A coordinate stored from slot `slot` on (kParts slots), and loaded back.
+template <class Coordinate, class G>
+CUZK_IFMA void store_coordinate(G& group, size_t slot,
+                                const typename LaneCoordinate<Coordinate>::Vec& v) {
+  for (size_t i = 0; i < G::kParts; ++i) store<typename G::Base>(group.limbs[slot + i], v.part[i]);
 }
 
-template <class Field>
+template <class Coordinate, class G>
+CUZK_IFMA typename LaneCoordinate<Coordinate>::Vec load_coordinate(const G& group, size_t slot) {
+  typename LaneCoordinate<Coordinate>::Vec v;
+  for (size_t i = 0; i < G::kParts; ++i) v.part[i] = load<typename G::Base>(group.limbs[slot + i]);
+  return v;
+}
+
+// The coordinate that starts `first_word` words into each lane's point (x: 0, y: the
+// coordinate's words), gathered from `base` at word offsets `offsets` on the lanes of `lanes`.
+template <class Coordinate>
+CUZK_IFMA typename LaneCoordinate<Coordinate>::Vec gather(const void* base, __m512i offsets,
+                                                          __mmask8 lanes, size_t first_word) {
+  using Base = typename LaneCoordinate<Coordinate>::Base;
+  typename LaneCoordinate<Coordinate>::Vec r;
+  for (size_t i = 0; i < LaneCoordinate<Coordinate>::kParts; ++i) {
+    __m512i words[Base::kLimbs];
+    for (size_t w = 0; w < Base::kLimbs; ++w) {
+      const __m512i at = _mm512_add_epi64(
+          offsets, _mm512_set1_epi64(static_cast<long long>(first_word + i * Base::kLimbs + w)));
+      words[w] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), lanes, at, base, 8);
+    }
+    r.part[i] = lanes::from_words<Base>(words);
+  }
+  return r;
+}
+
+template <class Coordinate>
 CUZK_IFMA void scatter(void* base, __m512i offsets, __mmask8 lanes, size_t first_word,
-                       const typename Lanes<Field>::Vec& v) {
-  __m512i words[Field::kLimbs];
-  ff::ifma::to_words<Field>(v, words);
-  for (size_t w = 0; w < Field::kLimbs; ++w) {
-    const __m512i at = _mm512_add_epi64(offsets, _mm512_set1_epi64(static_cast<long long>(first_word + w)));
-    _mm512_mask_i64scatter_epi64(base, lanes, at, words[w], 8);
+                       const typename LaneCoordinate<Coordinate>::Vec& v) {
+  using Base = typename LaneCoordinate<Coordinate>::Base;
+  for (size_t i = 0; i < LaneCoordinate<Coordinate>::kParts; ++i) {
+    __m512i words[Base::kLimbs];
+    lanes::to_words<Base>(v.part[i], words);
+    for (size_t w = 0; w < Base::kLimbs; ++w) {
+      const __m512i at = _mm512_add_epi64(
+          offsets, _mm512_set1_epi64(static_cast<long long>(first_word + i * Base::kLimbs + w)));
+      _mm512_mask_i64scatter_epi64(base, lanes, at, words[w], 8);
+    }
   }
 }
 
@@ -116,11 +204,14 @@ template <class Curve>
 CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
                                      std::span<const uint32_t> buckets,
                                      std::span<const ec::Affine<Curve>> points) {
-  using Field = typename Curve::Base;
-  using Vec = typename Lanes<Field>::Vec;
-  using G = Group<Field>;
-  namespace v = ff::ifma;
-  constexpr size_t kPointWords = 2 * Field::kLimbs;
+  using Coordinate = typename Curve::Base;
+  using C = LaneCoordinate<Coordinate>;
+  using Base = typename C::Base;
+  using BaseVec = typename C::BaseVec;
+  using Vec = typename C::Vec;
+  using G = Group<Coordinate>;
+  constexpr size_t kCoordinateWords = C::kParts * Base::kLimbs;
+  constexpr size_t kPointWords = 2 * kCoordinateWords;
   static_assert(sizeof(ec::Affine<Curve>) == 8 * kPointWords, "Affine is x then y, no padding");
 
   const size_t n = buckets.size();
@@ -128,8 +219,9 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
   thread_local std::vector<G> scratch;
   if (scratch.size() < groups) scratch.resize(groups);
 
-  const Vec one = v::broadcast(Field::one());
-  Vec chain[2] = {one, one};  // the trick's two vectors of chains, groups alternating
+  const BaseVec one = lanes::broadcast(Base::one());
+  const BaseVec zero = lanes::broadcast(Base::zero());
+  BaseVec chain[2] = {one, one};  // the trick's two vectors of chains, groups alternating
   for (size_t g = 0; g < groups; ++g) {
     G& group = scratch[g];
     const size_t first = 8 * g;
@@ -143,49 +235,58 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
     }
     const __m512i target_at = _mm512_load_si512(group.target_word);
     const __m512i point_at = _mm512_load_si512(point_word);
-    const Vec x1 = gather<Field>(targets.data(), target_at, group.active, 0);
-    const Vec y1 = gather<Field>(targets.data(), target_at, group.active, Field::kLimbs);
-    const Vec x2 = gather<Field>(points.data(), point_at, group.active, 0);
-    const Vec y2 = gather<Field>(points.data(), point_at, group.active, Field::kLimbs);
-    group.special = uint8_t(v::equal<Field>(x1, x2) & group.active);
-    // Lanes without a chord multiply their chain by one: their inverse is one, never used.
-    Vec denominator = v::sub<Field>(x2, x1);
+    const Vec x1 = gather<Coordinate>(targets.data(), target_at, group.active, 0);
+    const Vec y1 = gather<Coordinate>(targets.data(), target_at, group.active, kCoordinateWords);
+    const Vec x2 = gather<Coordinate>(points.data(), point_at, group.active, 0);
+    const Vec y2 = gather<Coordinate>(points.data(), point_at, group.active, kCoordinateWords);
+    __mmask8 same_x = group.active;
+    for (size_t i = 0; i < C::kParts; ++i) same_x &= lanes::equal<Base>(x1.part[i], x2.part[i]);
+    group.special = uint8_t(same_x);
+    // Lanes without a chord take the denominator one: their inverse is one, never used.
+    Vec denominator = C::sub(x2, x1);
     const __mmask8 placeholder = __mmask8(group.special | uint8_t(~group.active));
-    for (size_t k = 0; k < Lanes<Field>::kLimbs; ++k) {
-      denominator.limb[k] = _mm512_mask_blend_epi64(placeholder, denominator.limb[k], one.limb[k]);
+    for (size_t i = 0; i < C::kParts; ++i) {
+      const BaseVec& value = i == 0 ? one : zero;
+      for (size_t k = 0; k < Lanes<Base>::kLimbs; ++k) {
+        denominator.part[i].limb[k] =
+            _mm512_mask_blend_epi64(placeholder, denominator.part[i].limb[k], value.limb[k]);
+      }
     }
-    store<Field>(group.limbs[G::kX1], x1);
-    store<Field>(group.limbs[G::kY1], y1);
-    store<Field>(group.limbs[G::kX2], x2);
-    store<Field>(group.limbs[G::kY2], y2);
-    store<Field>(group.limbs[G::kDenominator], denominator);
-    store<Field>(group.limbs[G::kPrefix], chain[g % 2]);
-    chain[g % 2] = v::mul<Field>(chain[g % 2], denominator);
+    const BaseVec trick_value = C::trick_value(denominator);
+    store_coordinate<Coordinate>(group, G::kX1, x1);
+    store_coordinate<Coordinate>(group, G::kY1, y1);
+    store_coordinate<Coordinate>(group, G::kX2, x2);
+    store_coordinate<Coordinate>(group, G::kY2, y2);
+    store_coordinate<Coordinate>(group, G::kDenominator, denominator);
+    store<Base>(group.limbs[G::kTrickValue], trick_value);
+    store<Base>(group.limbs[G::kPrefix], chain[g % 2]);
+    chain[g % 2] = lanes::mul<Base>(chain[g % 2], trick_value);
   }
 
-  Field chain_products[16];
-  v::to_fields<Field>(chain[0], chain_products);
-  v::to_fields<Field>(chain[1], chain_products + 8);
+  Base chain_products[16];
+  lanes::to_fields<Base>(chain[0], chain_products);
+  lanes::to_fields<Base>(chain[1], chain_products + 8);
   invert_all(chain_products);
-  Vec chain_inverse[2] = {v::from_fields<Field>(chain_products),
-                          v::from_fields<Field>(chain_products + 8)};
+  BaseVec chain_inverse[2] = {lanes::from_fields<Base>(chain_products),
+                              lanes::from_fields<Base>(chain_products + 8)};
 
   for (size_t g = groups; g-- > 0;) {
     const G& group = scratch[g];
-    Vec& inverse = chain_inverse[g % 2];
-    const Vec denominator_inverse = v::mul<Field>(inverse, load<Field>(group.limbs[G::kPrefix]));
-    inverse = v::mul<Field>(inverse, load<Field>(group.limbs[G::kDenominator]));
-    const Vec x1 = load<Field>(group.limbs[G::kX1]);
-    const Vec y1 = load<Field>(group.limbs[G::kY1]);
+    BaseVec& inverse = chain_inverse[g % 2];
+    const BaseVec trick_inverse = lanes::mul<Base>(inverse, load<Base>(group.limbs[G::kPrefix]));
+    inverse = lanes::mul<Base>(inverse, load<Base>(group.limbs[G::kTrickValue]));
+    const Vec denominator_inverse =
+        C::inverse_from(load_coordinate<Coordinate>(group, G::kDenominator), trick_inverse);
+    const Vec x1 = load_coordinate<Coordinate>(group, G::kX1);
+    const Vec y1 = load_coordinate<Coordinate>(group, G::kY1);
     const Vec lambda =
-        v::mul<Field>(v::sub<Field>(load<Field>(group.limbs[G::kY2]), y1), denominator_inverse);
-    const Vec x3 = v::sub<Field>(v::sub<Field>(v::mul<Field>(lambda, lambda), x1),
-                                 load<Field>(group.limbs[G::kX2]));
-    const Vec y3 = v::sub<Field>(v::mul<Field>(lambda, v::sub<Field>(x1, x3)), y1);
+        C::mul(C::sub(load_coordinate<Coordinate>(group, G::kY2), y1), denominator_inverse);
+    const Vec x3 = C::sub(C::sub(C::sqr(lambda), x1), load_coordinate<Coordinate>(group, G::kX2));
+    const Vec y3 = C::sub(C::mul(lambda, C::sub(x1, x3)), y1);
     const __mmask8 chords = __mmask8(group.active & ~group.special);
     const __m512i target_at = _mm512_load_si512(group.target_word);
-    scatter<Field>(targets.data(), target_at, chords, 0, x3);
-    scatter<Field>(targets.data(), target_at, chords, Field::kLimbs, y3);
+    scatter<Coordinate>(targets.data(), target_at, chords, 0, x3);
+    scatter<Coordinate>(targets.data(), target_at, chords, kCoordinateWords, y3);
   }
 
   for (size_t g = 0; g < groups; ++g) {
@@ -193,7 +294,7 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
       if (((scratch[g].special >> lane) & 1) == 0) continue;
       const size_t k = 8 * g + lane;
       ec::Affine<Curve>& target = targets[buckets[k]];
-      const Field denominator = ec::affine_sum_denominator(target, points[k]);
+      const Coordinate denominator = ec::affine_sum_denominator(target, points[k]);
       target = ec::affine_sum(target, points[k], denominator.inverse());
     }
   }
@@ -213,6 +314,20 @@ void add_batch<bls12_381::G1Curve>(std::span<ec::Affine<bls12_381::G1Curve>> tar
                                    std::span<const uint32_t> buckets,
                                    std::span<const ec::Affine<bls12_381::G1Curve>> points) {
   add_batch_ifma<bls12_381::G1Curve>(targets, buckets, points);
+}
+
+template <>
+void add_batch<bn254::G2Curve>(std::span<ec::Affine<bn254::G2Curve>> targets,
+                               std::span<const uint32_t> buckets,
+                               std::span<const ec::Affine<bn254::G2Curve>> points) {
+  add_batch_ifma<bn254::G2Curve>(targets, buckets, points);
+}
+
+template <>
+void add_batch<bls12_381::G2Curve>(std::span<ec::Affine<bls12_381::G2Curve>> targets,
+                                   std::span<const uint32_t> buckets,
+                                   std::span<const ec::Affine<bls12_381::G2Curve>> points) {
+  add_batch_ifma<bls12_381::G2Curve>(targets, buckets, points);
 }
 
 #endif

@@ -1,7 +1,9 @@
 #pragma once
-// Batch-affine additions eight at a time with AVX-512 IFMA (ff/lanes_ifma.hpp), for the G1
-// groups, where the CPU MSM spends most of its time: the chords and Montgomery's trick of a
-// batch (affine_buckets.hpp) run as 8-lane vector products instead of 64-bit scalar ones.
+// Batch-affine additions eight at a time with AVX-512 IFMA (ff/lanes_ifma.hpp), where the CPU
+// MSM spends most of its time: the chords and Montgomery's trick of a batch
+// (affine_buckets.hpp) run as 8-lane vector products instead of 64-bit scalar ones, for G1 and
+// G2 (Fp2 coordinates as two vectors; the trick inverts their norms in Fp, as BatchInverter
+// does).
 //
 // The trick runs as sixteen chains (two vectors of eight lanes, the two vectors advanced in
 // turn so that their products overlap), whose sixteen products are inverted together in scalar
@@ -28,7 +30,7 @@ bool enabled();
 // Turns the vector path on (where the CPU has it) or off; tests and benchmarks compare both.
 void set_enabled(bool on);
 
-// The groups with a vector path.
+// The groups with a vector path: all four.
 template <class Curve>
 inline constexpr bool kHasAddBatch = false;
 #if defined(__x86_64__)
@@ -36,6 +38,10 @@ template <>
 inline constexpr bool kHasAddBatch<bn254::G1Curve> = true;
 template <>
 inline constexpr bool kHasAddBatch<bls12_381::G1Curve> = true;
+template <>
+inline constexpr bool kHasAddBatch<bn254::G2Curve> = true;
+template <>
+inline constexpr bool kHasAddBatch<bls12_381::G2Curve> = true;
 #endif
 
 // targets[buckets[k]] += points[k] for every k. The buckets are distinct and no input is the
@@ -52,6 +58,14 @@ template <>
 void add_batch<bls12_381::G1Curve>(std::span<ec::Affine<bls12_381::G1Curve>> targets,
                                    std::span<const uint32_t> buckets,
                                    std::span<const ec::Affine<bls12_381::G1Curve>> points);
+template <>
+void add_batch<bn254::G2Curve>(std::span<ec::Affine<bn254::G2Curve>> targets,
+                               std::span<const uint32_t> buckets,
+                               std::span<const ec::Affine<bn254::G2Curve>> points);
+template <>
+void add_batch<bls12_381::G2Curve>(std::span<ec::Affine<bls12_381::G2Curve>> targets,
+                                   std::span<const uint32_t> buckets,
+                                   std::span<const ec::Affine<bls12_381::G2Curve>> points);
 #endif
 
 }  // namespace cuzk::msm::simd
