@@ -140,6 +140,13 @@ void MappedFile::advise(Access access, size_t offset, size_t length) const {
     case Access::kDontNeed:
       advice = MADV_DONTNEED;
       break;
+    case Access::kPopulate:
+#if defined(MADV_POPULATE_READ)
+      advice = MADV_POPULATE_READ;
+#else
+      advice = MADV_WILLNEED;
+#endif
+      break;
   }
   // A failed hint costs nothing but speed, so its result is deliberately ignored.
   (void)::madvise(static_cast<uint8_t*>(mapping_) + aligned, length + (offset - aligned), advice);

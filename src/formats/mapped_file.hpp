@@ -32,6 +32,8 @@ class MappedFile {
     kRandom,      // scattered reads: no read-ahead
     kWillNeed,    // start paging in now (a section about to be copied to the device)
     kDontNeed,    // done with it: the pages may be dropped
+    kPopulate,    // about to read all of it: map every page now, in one call instead of a
+                  // fault per page (Linux 5.14 on; older kernels take it as kWillNeed)
   };
 
   // Maps a regular file, or reads a non-regular one into memory. Throws cuzk::Error

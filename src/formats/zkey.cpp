@@ -11,6 +11,7 @@
 #include "formats/field_bytes.hpp"
 #include "formats/mapped_file.hpp"
 #include "formats/parallel.hpp"
+#include "util/huge_pages.hpp"
 #include "io/snarkjs_codec.hpp"
 #include "util/error.hpp"
 
@@ -323,7 +324,7 @@ Groth16Zkey<Curve> parse_zkey(std::span<const uint8_t> file, std::string_view fi
   Groth16Zkey<Curve> key{};
   key.header = h;
   auto points = [&](auto& vec, std::span<const uint8_t> bytes, size_t count, SectionId id) {
-    vec.resize(count);
+    util::resize_on_huge_pages(vec, count);
     decode_points(bytes, std::span(vec), options, where(file_name, id));
   };
   points(key.ic, s.ic, size_t(h.n_public) + 1, kIcSection);
@@ -341,6 +342,7 @@ template <class Curve>
 Groth16Zkey<Curve> read_zkey(const std::filesystem::path& path, const ZkeyReadOptions& options) {
   MappedFile file = MappedFile::open(path);
   file.advise(MappedFile::Access::kSequential);
+  file.advise(MappedFile::Access::kPopulate);  // every section is copied out
   return parse_zkey<Curve>(file.bytes(), file.name(), options);
 }
 
