@@ -222,22 +222,14 @@ CUZK_IFMA typename Lanes<F>::Vec sub(const typename Lanes<F>::Vec& a,
   return d;
 }
 
-// a·b·R⁻¹ mod p, canonical (see the top of the file).
+// t·R⁻¹ mod p, canonical, for the 2L accumulators of a product of canonical values (see the
+// top of the file).
 template <class F>
-CUZK_IFMA typename Lanes<F>::Vec mul(const typename Lanes<F>::Vec& a,
-                                     const typename Lanes<F>::Vec& b) {
+CUZK_IFMA typename Lanes<F>::Vec montgomery_reduce(__m512i (&t)[2 * Lanes<F>::kLimbs]) {
   using L = Lanes<F>;
   constexpr size_t n = L::kLimbs;
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kLimbMask));
   const __m512i zero = _mm512_setzero_si512();
-  __m512i t[2 * n];
-  for (size_t k = 0; k < 2 * n; ++k) t[k] = zero;
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t j = 0; j < n; ++j) {
-      t[i + j] = _mm512_madd52lo_epu64(t[i + j], a.limb[i], b.limb[j]);
-      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a.limb[i], b.limb[j]);
-    }
-  }
   const __m512i inv = _mm512_set1_epi64(static_cast<long long>(L::kInv52));
   for (size_t i = 0; i < n; ++i) {
     // m = -t·p⁻¹ mod 2^52 (of the step's bits in the last step): t + m·p ends in zeros there.
@@ -266,6 +258,43 @@ CUZK_IFMA typename Lanes<F>::Vec mul(const typename Lanes<F>::Vec& a,
                                 _mm512_and_si512(shift_left(t[n + k], 52 - s), mask));
   }
   return subtract_modulus_if_above<F>(r);
+}
+
+// a·b·R⁻¹ mod p: 2L² multiply-adds for the product, 2L² + L for the reduction.
+template <class F>
+CUZK_IFMA typename Lanes<F>::Vec mul(const typename Lanes<F>::Vec& a,
+                                     const typename Lanes<F>::Vec& b) {
+  constexpr size_t n = Lanes<F>::kLimbs;
+  __m512i t[2 * n];
+  for (size_t k = 0; k < 2 * n; ++k) t[k] = _mm512_setzero_si512();
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < n; ++j) {
+      t[i + j] = _mm512_madd52lo_epu64(t[i + j], a.limb[i], b.limb[j]);
+      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a.limb[i], b.limb[j]);
+    }
+  }
+  return montgomery_reduce<F>(t);
+}
+
+// a²·R⁻¹ mod p: each cross product a_i·a_j (i < j) once, the sum doubled (the accumulators
+// have room), then the squares a_i²: L² + L multiply-adds for the product instead of 2L².
+template <class F>
+CUZK_IFMA typename Lanes<F>::Vec sqr(const typename Lanes<F>::Vec& a) {
+  constexpr size_t n = Lanes<F>::kLimbs;
+  __m512i t[2 * n];
+  for (size_t k = 0; k < 2 * n; ++k) t[k] = _mm512_setzero_si512();
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = i + 1; j < n; ++j) {
+      t[i + j] = _mm512_madd52lo_epu64(t[i + j], a.limb[i], a.limb[j]);
+      t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a.limb[i], a.limb[j]);
+    }
+  }
+  for (size_t k = 0; k < 2 * n; ++k) t[k] = _mm512_add_epi64(t[k], t[k]);
+  for (size_t i = 0; i < n; ++i) {
+    t[2 * i] = _mm512_madd52lo_epu64(t[2 * i], a.limb[i], a.limb[i]);
+    t[2 * i + 1] = _mm512_madd52hi_epu64(t[2 * i + 1], a.limb[i], a.limb[i]);
+  }
+  return montgomery_reduce<F>(t);
 }
 
 }  // namespace cuzk::ff::ifma

@@ -62,7 +62,7 @@ struct LaneCoordinate {
   CUZK_IFMA static Vec mul(const Vec& a, const Vec& b) {
     return {{lanes::mul<Base>(a.part[0], b.part[0])}};
   }
-  CUZK_IFMA static Vec sqr(const Vec& a) { return mul(a, a); }
+  CUZK_IFMA static Vec sqr(const Vec& a) { return {{lanes::sqr<Base>(a.part[0])}}; }
   // What Montgomery's trick inverts for a, and a⁻¹ from that value's inverse.
   CUZK_IFMA static BaseVec trick_value(const Vec& a) { return a.part[0]; }
   CUZK_IFMA static Vec inverse_from(const Vec&, const BaseVec& trick_inverse) {
@@ -97,8 +97,7 @@ struct LaneCoordinate<ff::Fp2<Fp>> {
              lanes::add<Base>(cross, cross)}};
   }
   CUZK_IFMA static BaseVec trick_value(const Vec& a) {
-    return lanes::add<Base>(lanes::mul<Base>(a.part[0], a.part[0]),
-                            lanes::mul<Base>(a.part[1], a.part[1]));
+    return lanes::add<Base>(lanes::sqr<Base>(a.part[0]), lanes::sqr<Base>(a.part[1]));
   }
   CUZK_IFMA static Vec inverse_from(const Vec& a, const BaseVec& norm_inverse) {
     const BaseVec zero = lanes::broadcast(Base::zero());
@@ -118,7 +117,7 @@ struct Group {
   enum Slot : size_t { kX1 = 0, kY1 = kParts, kX2 = 2 * kParts, kY2 = 3 * kParts,
                        kDenominator = 4 * kParts, kTrickValue = 5 * kParts, kPrefix, kSlots };
   alignas(64) uint64_t limbs[kSlots][kLimbs][8];
-  alignas(64) uint64_t target_word[8];  // word offset of each lane's target in `targets`
+  alignas(64) uint64_t target_offset[8];  // byte offset of each lane's target in `targets`
   uint8_t active;                       // lanes that hold an addition
   uint8_t special;                      // active lanes left to the scalar path (equal x)
 };
@@ -150,7 +149,8 @@ CUZK_IFMA typename LaneCoordinate<Coordinate>::Vec load_coordinate(const G& grou
 }
 
 // The coordinate that starts `first_word` words into each lane's point (x: 0, y: the
-// coordinate's words), gathered from `base` at word offsets `offsets` on the lanes of `lanes`.
+// coordinate's words), gathered from `base` + `offsets` (bytes; a null base and absolute
+// addresses for points read where they lie) on the lanes of `lanes`.
 template <class Coordinate>
 CUZK_IFMA typename LaneCoordinate<Coordinate>::Vec gather(const void* base, __m512i offsets,
                                                           __mmask8 lanes, size_t first_word) {
@@ -160,8 +160,8 @@ CUZK_IFMA typename LaneCoordinate<Coordinate>::Vec gather(const void* base, __m5
     __m512i words[Base::kLimbs];
     for (size_t w = 0; w < Base::kLimbs; ++w) {
       const __m512i at = _mm512_add_epi64(
-          offsets, _mm512_set1_epi64(static_cast<long long>(first_word + i * Base::kLimbs + w)));
-      words[w] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), lanes, at, base, 8);
+          offsets, _mm512_set1_epi64(static_cast<long long>(8 * (first_word + i * Base::kLimbs + w))));
+      words[w] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), lanes, at, base, 1);
     }
     r.part[i] = lanes::from_words<Base>(words);
   }
@@ -177,8 +177,8 @@ CUZK_IFMA void scatter(void* base, __m512i offsets, __mmask8 lanes, size_t first
     lanes::to_words<Base>(v.part[i], words);
     for (size_t w = 0; w < Base::kLimbs; ++w) {
       const __m512i at = _mm512_add_epi64(
-          offsets, _mm512_set1_epi64(static_cast<long long>(first_word + i * Base::kLimbs + w)));
-      _mm512_mask_i64scatter_epi64(base, lanes, at, words[w], 8);
+          offsets, _mm512_set1_epi64(static_cast<long long>(8 * (first_word + i * Base::kLimbs + w))));
+      _mm512_mask_i64scatter_epi64(base, lanes, at, words[w], 1);
     }
   }
 }
@@ -202,8 +202,7 @@ void invert_all(Field (&values)[N]) {
 
 template <class Curve>
 CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
-                                     std::span<const uint32_t> buckets,
-                                     std::span<const ec::Affine<Curve>> points) {
+                                     std::span<const BatchAddition<Curve>> batch) {
   using Coordinate = typename Curve::Base;
   using C = LaneCoordinate<Coordinate>;
   using Base = typename C::Base;
@@ -211,34 +210,47 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
   using Vec = typename C::Vec;
   using G = Group<Coordinate>;
   constexpr size_t kCoordinateWords = C::kParts * Base::kLimbs;
-  constexpr size_t kPointWords = 2 * kCoordinateWords;
-  static_assert(sizeof(ec::Affine<Curve>) == 8 * kPointWords, "Affine is x then y, no padding");
+  static_assert(sizeof(ec::Affine<Curve>) == 16 * kCoordinateWords,
+                "Affine is x then y, no padding");
 
-  const size_t n = buckets.size();
+  const size_t n = batch.size();
   const size_t groups = (n + 7) / 8;
   thread_local std::vector<G> scratch;
   if (scratch.size() < groups) scratch.resize(groups);
 
   const BaseVec one = lanes::broadcast(Base::one());
   const BaseVec zero = lanes::broadcast(Base::zero());
+  Vec zero_coordinate;
+  for (size_t i = 0; i < C::kParts; ++i) zero_coordinate.part[i] = zero;
   BaseVec chain[2] = {one, one};  // the trick's two vectors of chains, groups alternating
   for (size_t g = 0; g < groups; ++g) {
     G& group = scratch[g];
     const size_t first = 8 * g;
     const size_t count = n - first < 8 ? n - first : 8;
     group.active = uint8_t((1u << count) - 1);
-    alignas(64) uint64_t point_word[8];
+    alignas(64) uint64_t point_address[8];
+    uint8_t negate = 0;
     for (size_t lane = 0; lane < 8; ++lane) {
       const bool live = lane < count;
-      group.target_word[lane] = live ? uint64_t(buckets[first + lane]) * kPointWords : 0;
-      point_word[lane] = live ? uint64_t(first + lane) * kPointWords : 0;
+      const BatchAddition<Curve>& a = batch[first + (live ? lane : 0)];
+      group.target_offset[lane] = live ? uint64_t(a.bucket) * sizeof(ec::Affine<Curve>) : 0;
+      point_address[lane] = live ? reinterpret_cast<uint64_t>(a.point) : 0;
+      negate |= uint8_t((live && a.negate) << lane);
     }
-    const __m512i target_at = _mm512_load_si512(group.target_word);
-    const __m512i point_at = _mm512_load_si512(point_word);
+    const __m512i target_at = _mm512_load_si512(group.target_offset);
+    const __m512i point_at = _mm512_load_si512(point_address);
     const Vec x1 = gather<Coordinate>(targets.data(), target_at, group.active, 0);
     const Vec y1 = gather<Coordinate>(targets.data(), target_at, group.active, kCoordinateWords);
-    const Vec x2 = gather<Coordinate>(points.data(), point_at, group.active, 0);
-    const Vec y2 = gather<Coordinate>(points.data(), point_at, group.active, kCoordinateWords);
+    const Vec x2 = gather<Coordinate>(nullptr, point_at, group.active, 0);
+    Vec y2 = gather<Coordinate>(nullptr, point_at, group.active, kCoordinateWords);
+    if (negate != 0) {  // −(x, y) = (x, −y); y ≠ 0 off infinity
+      const Vec negated = C::sub(zero_coordinate, y2);
+      for (size_t i = 0; i < C::kParts; ++i) {
+        for (size_t k = 0; k < Lanes<Base>::kLimbs; ++k) {
+          y2.part[i].limb[k] = _mm512_mask_blend_epi64(negate, y2.part[i].limb[k], negated.part[i].limb[k]);
+        }
+      }
+    }
     __mmask8 same_x = group.active;
     for (size_t i = 0; i < C::kParts; ++i) same_x &= lanes::equal<Base>(x1.part[i], x2.part[i]);
     group.special = uint8_t(same_x);
@@ -284,7 +296,7 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
     const Vec x3 = C::sub(C::sub(C::sqr(lambda), x1), load_coordinate<Coordinate>(group, G::kX2));
     const Vec y3 = C::sub(C::mul(lambda, C::sub(x1, x3)), y1);
     const __mmask8 chords = __mmask8(group.active & ~group.special);
-    const __m512i target_at = _mm512_load_si512(group.target_word);
+    const __m512i target_at = _mm512_load_si512(group.target_offset);
     scatter<Coordinate>(targets.data(), target_at, chords, 0, x3);
     scatter<Coordinate>(targets.data(), target_at, chords, kCoordinateWords, y3);
   }
@@ -292,10 +304,11 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
   for (size_t g = 0; g < groups; ++g) {
     for (unsigned lane = 0; lane < 8; ++lane) {
       if (((scratch[g].special >> lane) & 1) == 0) continue;
-      const size_t k = 8 * g + lane;
-      ec::Affine<Curve>& target = targets[buckets[k]];
-      const Coordinate denominator = ec::affine_sum_denominator(target, points[k]);
-      target = ec::affine_sum(target, points[k], denominator.inverse());
+      const BatchAddition<Curve>& a = batch[8 * g + lane];
+      const ec::Affine<Curve> point = a.negate ? -*a.point : *a.point;
+      ec::Affine<Curve>& target = targets[a.bucket];
+      const Coordinate denominator = ec::affine_sum_denominator(target, point);
+      target = ec::affine_sum(target, point, denominator.inverse());
     }
   }
 }
@@ -304,30 +317,26 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
 
 template <>
 void add_batch<bn254::G1Curve>(std::span<ec::Affine<bn254::G1Curve>> targets,
-                               std::span<const uint32_t> buckets,
-                               std::span<const ec::Affine<bn254::G1Curve>> points) {
-  add_batch_ifma<bn254::G1Curve>(targets, buckets, points);
+    std::span<const BatchAddition<bn254::G1Curve>> batch) {
+  add_batch_ifma<bn254::G1Curve>(targets, batch);
 }
 
 template <>
 void add_batch<bls12_381::G1Curve>(std::span<ec::Affine<bls12_381::G1Curve>> targets,
-                                   std::span<const uint32_t> buckets,
-                                   std::span<const ec::Affine<bls12_381::G1Curve>> points) {
-  add_batch_ifma<bls12_381::G1Curve>(targets, buckets, points);
+    std::span<const BatchAddition<bls12_381::G1Curve>> batch) {
+  add_batch_ifma<bls12_381::G1Curve>(targets, batch);
 }
 
 template <>
 void add_batch<bn254::G2Curve>(std::span<ec::Affine<bn254::G2Curve>> targets,
-                               std::span<const uint32_t> buckets,
-                               std::span<const ec::Affine<bn254::G2Curve>> points) {
-  add_batch_ifma<bn254::G2Curve>(targets, buckets, points);
+    std::span<const BatchAddition<bn254::G2Curve>> batch) {
+  add_batch_ifma<bn254::G2Curve>(targets, batch);
 }
 
 template <>
 void add_batch<bls12_381::G2Curve>(std::span<ec::Affine<bls12_381::G2Curve>> targets,
-                                   std::span<const uint32_t> buckets,
-                                   std::span<const ec::Affine<bls12_381::G2Curve>> points) {
-  add_batch_ifma<bls12_381::G2Curve>(targets, buckets, points);
+    std::span<const BatchAddition<bls12_381::G2Curve>> batch) {
+  add_batch_ifma<bls12_381::G2Curve>(targets, batch);
 }
 
 #endif

@@ -30,6 +30,14 @@ bool enabled();
 // Turns the vector path on (where the CPU has it) or off; tests and benchmarks compare both.
 void set_enabled(bool on);
 
+// One addition of a batch: targets[bucket] += *point, or −*point if negate.
+template <class Curve>
+struct BatchAddition {
+  uint32_t bucket;
+  bool negate;
+  const ec::Affine<Curve>* point;
+};
+
 // The groups with a vector path: all four.
 template <class Curve>
 inline constexpr bool kHasAddBatch = false;
@@ -44,28 +52,25 @@ template <>
 inline constexpr bool kHasAddBatch<bls12_381::G2Curve> = true;
 #endif
 
-// targets[buckets[k]] += points[k] for every k. The buckets are distinct and no input is the
-// point at infinity (as for ec::affine_sum). Call only when enabled().
+// targets[a.bucket] += ±*a.point for every addition a of the batch, reading each point where it
+// lies (the vector path gathers it and negates y itself: no copy per addition). The buckets
+// are distinct and no input is the point at infinity (as for ec::affine_sum). Call only when
+// enabled().
 template <class Curve>
-void add_batch(std::span<ec::Affine<Curve>> targets, std::span<const uint32_t> buckets,
-               std::span<const ec::Affine<Curve>> points);
+void add_batch(std::span<ec::Affine<Curve>> targets, std::span<const BatchAddition<Curve>> batch);
 #if defined(__x86_64__)
 template <>
 void add_batch<bn254::G1Curve>(std::span<ec::Affine<bn254::G1Curve>> targets,
-                               std::span<const uint32_t> buckets,
-                               std::span<const ec::Affine<bn254::G1Curve>> points);
+    std::span<const BatchAddition<bn254::G1Curve>> batch);
 template <>
 void add_batch<bls12_381::G1Curve>(std::span<ec::Affine<bls12_381::G1Curve>> targets,
-                                   std::span<const uint32_t> buckets,
-                                   std::span<const ec::Affine<bls12_381::G1Curve>> points);
+    std::span<const BatchAddition<bls12_381::G1Curve>> batch);
 template <>
 void add_batch<bn254::G2Curve>(std::span<ec::Affine<bn254::G2Curve>> targets,
-                               std::span<const uint32_t> buckets,
-                               std::span<const ec::Affine<bn254::G2Curve>> points);
+    std::span<const BatchAddition<bn254::G2Curve>> batch);
 template <>
 void add_batch<bls12_381::G2Curve>(std::span<ec::Affine<bls12_381::G2Curve>> targets,
-                                   std::span<const uint32_t> buckets,
-                                   std::span<const ec::Affine<bls12_381::G2Curve>> points);
+    std::span<const BatchAddition<bls12_381::G2Curve>> batch);
 #endif
 
 }  // namespace cuzk::msm::simd

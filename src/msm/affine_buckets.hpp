@@ -67,8 +67,7 @@ class AffineBuckets {
         busy_(buckets, 0),
         batch_size_(std::max<size_t>(batch_size, 1)),
         min_batch_size_(std::clamp<size_t>(min_batch_size, 1, batch_size_)) {
-    batch_buckets_.reserve(batch_size);
-    batch_points_.reserve(batch_size);
+    batch_.reserve(batch_size);
     queue_.reserve(batch_size);
     denominators_.reserve(batch_size);
   }
@@ -80,7 +79,7 @@ class AffineBuckets {
     if (busy_[bucket]) {
       queue_.push_back(op);
       if (queue_.size() >= batch_size_) {
-        if (batch_buckets_.size() >= min_batch_size_) {
+        if (batch_.size() >= min_batch_size_) {
           flush();
         } else {
           spill_queue();
@@ -95,19 +94,19 @@ class AffineBuckets {
       return;
     }
     push_to_batch(op);
-    if (batch_buckets_.size() == batch_size_) flush();
+    if (batch_.size() == batch_size_) flush();
   }
 
   // Completes every pending addition.
   void finish() {
     for (;;) {
-      if (batch_buckets_.size() >= min_batch_size_) {
+      if (batch_.size() >= min_batch_size_) {
         apply_batch();
       } else {
         spill_batch();
       }
       refill_from_queue();
-      if (batch_buckets_.empty()) break;  // no bucket busy, so refilling took the whole queue
+      if (batch_.empty()) break;  // no bucket busy, so refilling took the whole queue
     }
   }
 
@@ -135,64 +134,59 @@ class AffineBuckets {
   const AffineBucketStats& stats() const { return stats_; }
 
  private:
-  struct Pending {
-    uint32_t bucket;
-    bool negate;
-    const AffinePoint* point;
-  };
+  using Pending = simd::BatchAddition<Curve>;  // bucket += ±point
 
   static AffinePoint point(const Pending& op) { return op.negate ? -*op.point : *op.point; }
 
   void push_to_batch(const Pending& op) {
     busy_[op.bucket] = 1;
-    batch_buckets_.push_back(op.bucket);
-    batch_points_.push_back(point(op));
+    batch_.push_back(op);
   }
 
   // All pending additions of the batch into the buckets.
   void apply_batch() {
-    stats_.batched += batch_buckets_.size();
+    stats_.batched += batch_.size();
     ++stats_.batches;
-    for (const uint32_t bucket : batch_buckets_) busy_[bucket] = 0;
+    for (const Pending& op : batch_) busy_[op.bucket] = 0;
     apply_open_batch(affine_);
   }
 
-  // targets[batch_buckets_[k]] += batch_points_[k] for every k (the targets are the buckets or
+  // targets[op.bucket] += ±*op.point for every op of the batch (the targets are the buckets or
   // the reduction's lanes): denominators, one batch inversion, the sums; then the batch is
   // empty.
   void apply_open_batch(std::vector<AffinePoint>& targets) {
     if constexpr (simd::kHasAddBatch<Curve>) {
       if (simd::enabled()) {
-        simd::add_batch<Curve>(targets, batch_buckets_, batch_points_);
-        batch_buckets_.clear();
-        batch_points_.clear();
+        simd::add_batch<Curve>(targets, batch_);
+        batch_.clear();
         return;
       }
     }
-    const size_t size = batch_buckets_.size();
+    const size_t size = batch_.size();
+    points_.resize(size);
     denominators_.resize(size);
     for (size_t k = 0; k < size; ++k) {
-      denominators_[k] = ec::affine_sum_denominator(targets[batch_buckets_[k]], batch_points_[k]);
+      points_[k] = point(batch_[k]);
+      denominators_[k] = ec::affine_sum_denominator(targets[batch_[k].bucket], points_[k]);
     }
     inverter_.for_each_inverse(
         denominators_,
         [&](size_t k, const Field& inverse) {
-          AffinePoint& target = targets[batch_buckets_[k]];
-          target = ec::affine_sum(target, batch_points_[k], inverse);
+          AffinePoint& target = targets[batch_[k].bucket];
+          target = ec::affine_sum(target, points_[k], inverse);
         },
         [&](size_t k, const Field& inverse_k, size_t l, const Field& inverse_l) {
-          ec::affine_sum_two(targets[batch_buckets_[k]], batch_points_[k], inverse_k,
-                             targets[batch_buckets_[l]], batch_points_[l], inverse_l);
+          ec::affine_sum_two(targets[batch_[k].bucket], points_[k], inverse_k,
+                             targets[batch_[l].bucket], points_[l], inverse_l);
         });
-    batch_buckets_.clear();
-    batch_points_.clear();
+    batch_.clear();
   }
 
   // Moves waiting points, in order, into the batch while it has room and their bucket is free.
   void refill_from_queue() {
     size_t kept = 0;
     for (const Pending& op : queue_) {
-      if (batch_buckets_.size() == batch_size_ || busy_[op.bucket]) {
+      if (batch_.size() == batch_size_ || busy_[op.bucket]) {
         queue_[kept++] = op;
         continue;
       }
@@ -213,7 +207,7 @@ class AffineBuckets {
     do {
       apply_batch();
       refill_from_queue();
-    } while (batch_buckets_.size() == batch_size_);
+    } while (batch_.size() == batch_size_);
     if (queue_.size() >= batch_size_) spill_queue();
   }
 
@@ -228,13 +222,12 @@ class AffineBuckets {
     queue_.clear();
   }
   void spill_batch() {
-    for (size_t k = 0; k < batch_buckets_.size(); ++k) {
-      spilled(batch_buckets_[k]) += batch_points_[k];
-      busy_[batch_buckets_[k]] = 0;
+    for (const Pending& op : batch_) {
+      spilled(op.bucket) += point(op);
+      busy_[op.bucket] = 0;
     }
-    stats_.spilled += batch_buckets_.size();
-    batch_buckets_.clear();
-    batch_points_.clear();
+    stats_.spilled += batch_.size();
+    batch_.clear();
   }
 
   // The XYZZ buckets into the affine ones, emptying the XYZZ set (see the top of the file).
@@ -264,8 +257,7 @@ class AffineBuckets {
       if (slot.is_infinity()) {
         slot = points[k];
       } else {
-        batch_buckets_.push_back(buckets[k]);
-        batch_points_.push_back(points[k]);
+        batch_.push_back({buckets[k], false, &points[k]});
       }
     }
     apply_open_batch(affine_);
@@ -293,8 +285,7 @@ class AffineBuckets {
         lanes[s] = *p;
         continue;
       }
-      batch_buckets_.push_back(uint32_t(s));
-      batch_points_.push_back(*p);
+      batch_.push_back({uint32_t(s), false, p});
     }
     apply_open_batch(lanes);
   }
@@ -331,8 +322,8 @@ class AffineBuckets {
   std::vector<AffinePoint> affine_;        // the point at infinity, (0, 0), when empty
   std::vector<Xyzz> spilled_;              // allocated on the first spill
   std::vector<uint8_t> busy_;              // 1 while the bucket has an addition in the open batch
-  std::vector<uint32_t> batch_buckets_;    // the open batch: bucket k += point k
-  std::vector<AffinePoint> batch_points_;  // (negated where the digit was)
+  std::vector<Pending> batch_;             // the open batch
+  std::vector<AffinePoint> points_;        // its points, negated where the digit was (scalar path)
   std::vector<Pending> queue_;
   std::vector<Field> denominators_;
   BatchInverter<Field> inverter_;

@@ -29,7 +29,7 @@ namespace {
 
 #if defined(__x86_64__)
 
-enum class LaneOp { kMul, kAdd, kSub, kEqual };
+enum class LaneOp { kMul, kSqr, kAdd, kSub, kEqual };
 
 // out[i] = a[i] op b[i] for eight lanes through ff/lanes_ifma.hpp (kEqual: one or zero).
 template <class Field>
@@ -45,6 +45,7 @@ CUZK_IFMA_TARGET void run_lanes(LaneOp op, const Field* a, const Field* b, Field
     return;
   }
   const Vec r = op == LaneOp::kMul   ? v::mul<Field>(x, y)
+                : op == LaneOp::kSqr ? v::sqr<Field>(x)
                 : op == LaneOp::kAdd ? v::add<Field>(x, y)
                                      : v::sub<Field>(x, y);
   v::to_fields<Field>(r, out);
@@ -130,10 +131,11 @@ TYPED_TEST_P(AffineBatchSimdTest, LaneArithmeticMatchesField) {
       a[lane] = pairs[first + lane].first;
       b[lane] = pairs[first + lane].second;
     }
-    for (LaneOp op : {LaneOp::kMul, LaneOp::kAdd, LaneOp::kSub, LaneOp::kEqual}) {
+    for (LaneOp op : {LaneOp::kMul, LaneOp::kSqr, LaneOp::kAdd, LaneOp::kSub, LaneOp::kEqual}) {
       run_lanes<Field>(op, a, b, out);
       for (size_t lane = 0; lane < 8; ++lane) {
         const Field expected = op == LaneOp::kMul   ? a[lane] * b[lane]
+                               : op == LaneOp::kSqr ? a[lane].sqr()
                                : op == LaneOp::kAdd ? a[lane] + b[lane]
                                : op == LaneOp::kSub ? a[lane] - b[lane]
                                : a[lane] == b[lane] ? Field::one()
@@ -147,29 +149,33 @@ TYPED_TEST_P(AffineBatchSimdTest, LaneArithmeticMatchesField) {
 }
 
 // A batch through the vector path equals ec::affine_sum applied one addition at a time, with
-// doublings and opposite points among chords and group sizes that leave lanes empty.
+// negated points, doublings and opposite points among chords, and group sizes that leave lanes
+// empty.
 TYPED_TEST_P(AffineBatchSimdTest, BatchMatchesScalarSums) {
   using Affine = typename TestFixture::Affine;
+  using Curve = typename TestFixture::Curve;
   for (size_t n : {1, 2, 7, 8, 9, 31, 64, 300, 1024}) {
     const std::vector<Affine> pool = this->random_points(n + 4);
+    std::vector<Affine> negated(pool.size());
+    for (size_t i = 0; i < pool.size(); ++i) negated[i] = -pool[i];
     const size_t buckets = 2 * n + 5;
     std::vector<Affine> targets(buckets, Affine::infinity());
-    std::vector<uint32_t> batch_buckets(n);
-    std::vector<Affine> points(n);
+    std::vector<msm::simd::BatchAddition<Curve>> batch(n);
     for (size_t k = 0; k < n; ++k) {
-      batch_buckets[k] = uint32_t(2 * k + 1);
-      targets[2 * k + 1] = pool[k];
-      points[k] = pool[(k + 1 + this->rng_() % 3) % pool.size()];
-      if (k % 13 == 5) points[k] = pool[k];    // a doubling
-      if (k % 17 == 3) points[k] = -pool[k];   // the sum is the point at infinity
-      if (k % 11 == 2) points[k] = -points[k];
+      const uint32_t bucket = uint32_t(2 * k + 1);
+      targets[bucket] = pool[k];
+      batch[k] = {bucket, this->rng_() % 2 == 0, &pool[(k + 1 + this->rng_() % 3) % pool.size()]};
+      if (k % 13 == 5) batch[k] = {bucket, false, &pool[k]};     // a doubling
+      if (k % 19 == 7) batch[k] = {bucket, true, &negated[k]};   // a doubling, negated twice
+      if (k % 17 == 3) batch[k] = {bucket, true, &pool[k]};      // the sum is infinity
     }
     std::vector<Affine> expected = targets;
-    for (size_t k = 0; k < n; ++k) {
-      Affine& t = expected[batch_buckets[k]];
-      t = ec::affine_sum(t, points[k], ec::affine_sum_denominator(t, points[k]).inverse());
+    for (const auto& a : batch) {
+      const Affine point = a.negate ? -*a.point : *a.point;
+      Affine& t = expected[a.bucket];
+      t = ec::affine_sum(t, point, ec::affine_sum_denominator(t, point).inverse());
     }
-    msm::simd::add_batch<typename TestFixture::Curve>(targets, batch_buckets, points);
+    msm::simd::add_batch<Curve>(targets, batch);
     for (size_t j = 0; j < buckets; ++j) {
       ASSERT_EQ(targets[j], expected[j]) << "batch of " << n << ", bucket " << j;
     }
