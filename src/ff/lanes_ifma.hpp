@@ -119,7 +119,7 @@ CUZK_IFMA void to_words(const typename Lanes<F>::Vec& a, __m512i* words) {
       const long shift = long(52 * k) - long(64 * i);  // where limb k lands in word i
       if (shift <= -52 || shift >= 64) continue;
       w = _mm512_or_si512(w, shift >= 0 ? shift_left(a.limb[k], unsigned(shift))
-                                         : shift_right(a.limb[k], unsigned(-shift)));
+                                        : shift_right(a.limb[k], unsigned(-shift)));
     }
     words[i] = w;
   }

@@ -114,12 +114,20 @@ struct Group {
   using Base = typename LaneCoordinate<Coordinate>::Base;
   static constexpr size_t kParts = LaneCoordinate<Coordinate>::kParts;
   static constexpr size_t kLimbs = Lanes<Base>::kLimbs;
-  enum Slot : size_t { kX1 = 0, kY1 = kParts, kX2 = 2 * kParts, kY2 = 3 * kParts,
-                       kDenominator = 4 * kParts, kTrickValue = 5 * kParts, kPrefix, kSlots };
+  enum Slot : size_t {
+    kX1 = 0,
+    kY1 = kParts,
+    kX2 = 2 * kParts,
+    kY2 = 3 * kParts,
+    kDenominator = 4 * kParts,
+    kTrickValue = 5 * kParts,
+    kPrefix,
+    kSlots
+  };
   alignas(64) uint64_t limbs[kSlots][kLimbs][8];
   alignas(64) uint64_t target_offset[8];  // byte offset of each lane's target in `targets`
-  uint8_t active;                       // lanes that hold an addition
-  uint8_t special;                      // active lanes left to the scalar path (equal x)
+  uint8_t active;                         // lanes that hold an addition
+  uint8_t special;                        // active lanes left to the scalar path (equal x)
 };
 
 template <class Base>
@@ -160,7 +168,8 @@ CUZK_IFMA typename LaneCoordinate<Coordinate>::Vec gather(const void* base, __m5
     __m512i words[Base::kLimbs];
     for (size_t w = 0; w < Base::kLimbs; ++w) {
       const __m512i at = _mm512_add_epi64(
-          offsets, _mm512_set1_epi64(static_cast<long long>(8 * (first_word + i * Base::kLimbs + w))));
+          offsets,
+          _mm512_set1_epi64(static_cast<long long>(8 * (first_word + i * Base::kLimbs + w))));
       words[w] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), lanes, at, base, 1);
     }
     r.part[i] = lanes::from_words<Base>(words);
@@ -177,7 +186,8 @@ CUZK_IFMA void scatter(void* base, __m512i offsets, __mmask8 lanes, size_t first
     lanes::to_words<Base>(v.part[i], words);
     for (size_t w = 0; w < Base::kLimbs; ++w) {
       const __m512i at = _mm512_add_epi64(
-          offsets, _mm512_set1_epi64(static_cast<long long>(8 * (first_word + i * Base::kLimbs + w))));
+          offsets,
+          _mm512_set1_epi64(static_cast<long long>(8 * (first_word + i * Base::kLimbs + w))));
       _mm512_mask_i64scatter_epi64(base, lanes, at, words[w], 1);
     }
   }
@@ -247,7 +257,8 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
       const Vec negated = C::sub(zero_coordinate, y2);
       for (size_t i = 0; i < C::kParts; ++i) {
         for (size_t k = 0; k < Lanes<Base>::kLimbs; ++k) {
-          y2.part[i].limb[k] = _mm512_mask_blend_epi64(negate, y2.part[i].limb[k], negated.part[i].limb[k]);
+          y2.part[i].limb[k] =
+              _mm512_mask_blend_epi64(negate, y2.part[i].limb[k], negated.part[i].limb[k]);
         }
       }
     }
@@ -317,25 +328,25 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
 
 template <>
 void add_batch<bn254::G1Curve>(std::span<ec::Affine<bn254::G1Curve>> targets,
-    std::span<const BatchAddition<bn254::G1Curve>> batch) {
+                               std::span<const BatchAddition<bn254::G1Curve>> batch) {
   add_batch_ifma<bn254::G1Curve>(targets, batch);
 }
 
 template <>
 void add_batch<bls12_381::G1Curve>(std::span<ec::Affine<bls12_381::G1Curve>> targets,
-    std::span<const BatchAddition<bls12_381::G1Curve>> batch) {
+                                   std::span<const BatchAddition<bls12_381::G1Curve>> batch) {
   add_batch_ifma<bls12_381::G1Curve>(targets, batch);
 }
 
 template <>
 void add_batch<bn254::G2Curve>(std::span<ec::Affine<bn254::G2Curve>> targets,
-    std::span<const BatchAddition<bn254::G2Curve>> batch) {
+                               std::span<const BatchAddition<bn254::G2Curve>> batch) {
   add_batch_ifma<bn254::G2Curve>(targets, batch);
 }
 
 template <>
 void add_batch<bls12_381::G2Curve>(std::span<ec::Affine<bls12_381::G2Curve>> targets,
-    std::span<const BatchAddition<bls12_381::G2Curve>> batch) {
+                                   std::span<const BatchAddition<bls12_381::G2Curve>> batch) {
   add_batch_ifma<bls12_381::G2Curve>(targets, batch);
 }
 

@@ -61,16 +61,16 @@ void add_batch(std::span<ec::Affine<Curve>> targets, std::span<const BatchAdditi
 #if defined(__x86_64__)
 template <>
 void add_batch<bn254::G1Curve>(std::span<ec::Affine<bn254::G1Curve>> targets,
-    std::span<const BatchAddition<bn254::G1Curve>> batch);
+                               std::span<const BatchAddition<bn254::G1Curve>> batch);
 template <>
 void add_batch<bls12_381::G1Curve>(std::span<ec::Affine<bls12_381::G1Curve>> targets,
-    std::span<const BatchAddition<bls12_381::G1Curve>> batch);
+                                   std::span<const BatchAddition<bls12_381::G1Curve>> batch);
 template <>
 void add_batch<bn254::G2Curve>(std::span<ec::Affine<bn254::G2Curve>> targets,
-    std::span<const BatchAddition<bn254::G2Curve>> batch);
+                               std::span<const BatchAddition<bn254::G2Curve>> batch);
 template <>
 void add_batch<bls12_381::G2Curve>(std::span<ec::Affine<bls12_381::G2Curve>> targets,
-    std::span<const BatchAddition<bls12_381::G2Curve>> batch);
+                                   std::span<const BatchAddition<bls12_381::G2Curve>> batch);
 #endif
 
 }  // namespace cuzk::msm::simd

@@ -8,9 +8,10 @@
 // (batch_inversion.hpp), and the batch is applied (ec/affine_addition.hpp). An addition then
 // costs 5M + 1S of the coordinate field (3M as its share of Montgomery's trick, 2M + 1S for
 // the chord), against 8M + 2S for the XYZZ mixed addition, and a bucket takes two coordinates
-// instead of four. On CPUs with AVX-512 IFMA the G1 batches run eight additions at a time
-// (affine_batch_simd.hpp). A point whose bucket already has an addition in the open batch waits in a
-// queue and enters a later batch; one for an empty bucket is stored there and costs nothing.
+// instead of four. On CPUs with AVX-512 IFMA a batch runs eight additions at a time
+// (affine_batch_simd.hpp). A point whose bucket already has an addition in the open batch
+// waits in a queue and enters a later batch; one for an empty bucket is stored there and costs
+// nothing.
 //
 // Inputs concentrated on a few buckets (equal scalars on repeated bases, or few distinct
 // digits) would leave batches nearly empty, each still paying a whole inversion. So when the
@@ -319,11 +320,11 @@ class AffineBuckets {
     return sum + times_segment;
   }
 
-  std::vector<AffinePoint> affine_;        // the point at infinity, (0, 0), when empty
-  std::vector<Xyzz> spilled_;              // allocated on the first spill
-  std::vector<uint8_t> busy_;              // 1 while the bucket has an addition in the open batch
-  std::vector<Pending> batch_;             // the open batch
-  std::vector<AffinePoint> points_;        // its points, negated where the digit was (scalar path)
+  std::vector<AffinePoint> affine_;  // the point at infinity, (0, 0), when empty
+  std::vector<Xyzz> spilled_;        // allocated on the first spill
+  std::vector<uint8_t> busy_;        // 1 while the bucket has an addition in the open batch
+  std::vector<Pending> batch_;       // the open batch
+  std::vector<AffinePoint> points_;  // its points, negated where the digit was (scalar path)
   std::vector<Pending> queue_;
   std::vector<Field> denominators_;
   BatchInverter<Field> inverter_;

@@ -1,7 +1,7 @@
 // The AVX-512 IFMA path of batch-affine addition against the scalar one: the 8-lane field
 // operations against Field, a batch against ec::affine_sum one addition at a time (chords,
-// doublings, opposite points, partly filled groups), and whole MSMs with the vector path on and
-// off, coordinate for coordinate. Skipped on CPUs without AVX-512 IFMA.
+// doublings, opposite points, partly filled groups), and whole MSMs and selected sums with the
+// vector path on and off, coordinate for coordinate. Skipped on CPUs without AVX-512 IFMA.
 
 #include <gtest/gtest.h>
 
@@ -98,7 +98,10 @@ class AffineBatchSimdTest : public ::testing::Test {
     p_minus_1.limb[0] -= 1;  // p is odd
     typename Field::Int top_word_only{};
     top_word_only.limb[Field::kLimbs - 1] = Field::kModulus.limb[Field::kLimbs - 1];
-    std::vector<Field> values = {Field::zero(), Field::one(), -Field::one(), -Field::one().dbl(),
+    std::vector<Field> values = {Field::zero(),
+                                 Field::one(),
+                                 -Field::one(),
+                                 -Field::one().dbl(),
                                  Field::from_montgomery(p_minus_1),
                                  Field::from_montgomery(top_word_only)};
     while (values.size() < n) values.push_back(Field::random(rng_));
@@ -165,9 +168,9 @@ TYPED_TEST_P(AffineBatchSimdTest, BatchMatchesScalarSums) {
       const uint32_t bucket = uint32_t(2 * k + 1);
       targets[bucket] = pool[k];
       batch[k] = {bucket, this->rng_() % 2 == 0, &pool[(k + 1 + this->rng_() % 3) % pool.size()]};
-      if (k % 13 == 5) batch[k] = {bucket, false, &pool[k]};     // a doubling
-      if (k % 19 == 7) batch[k] = {bucket, true, &negated[k]};   // a doubling, negated twice
-      if (k % 17 == 3) batch[k] = {bucket, true, &pool[k]};      // the sum is infinity
+      if (k % 13 == 5) batch[k] = {bucket, false, &pool[k]};    // a doubling
+      if (k % 19 == 7) batch[k] = {bucket, true, &negated[k]};  // a doubling, negated twice
+      if (k % 17 == 3) batch[k] = {bucket, true, &pool[k]};     // the sum is infinity
     }
     std::vector<Affine> expected = targets;
     for (const auto& a : batch) {
@@ -187,11 +190,12 @@ TYPED_TEST_P(AffineBatchSimdTest, BatchMatchesScalarSums) {
 TYPED_TEST_P(AffineBatchSimdTest, PippengerSameWithAndWithoutVectors) {
   using Fr = typename TestFixture::Fr;
   using Curve = typename TestFixture::Curve;
-  for (size_t n : {100, 5000}) {
+  for (size_t n : {size_t(100), TypeParam::kLarge}) {
     const auto bases = this->random_points(n);
     std::vector<Fr> scalars(n);
     for (auto& s : scalars) s = Fr::random(this->rng_);
-    for (auto accumulation : {msm::BucketAccumulation::kAuto, msm::BucketAccumulation::kBatchAffine}) {
+    for (auto accumulation :
+         {msm::BucketAccumulation::kAuto, msm::BucketAccumulation::kBatchAffine}) {
       msm::PippengerOptions options;
       options.accumulation = accumulation;
       msm::simd::set_enabled(true);
@@ -206,8 +210,47 @@ TYPED_TEST_P(AffineBatchSimdTest, PippengerSameWithAndWithoutVectors) {
   }
 }
 
-REGISTER_TYPED_TEST_SUITE_P(AffineBatchSimdTest, LaneArithmeticMatchesField,
-                            BatchMatchesScalarSums, PippengerSameWithAndWithoutVectors);
+// The batch addition of selected bases (pairwise rounds, opposite points among them) and the
+// classified MSM built on it: the same coordinates with the vector path on and off.
+TYPED_TEST_P(AffineBatchSimdTest, SelectedSumSameWithAndWithoutVectors) {
+  using Affine = typename TestFixture::Affine;
+  using Fr = typename TestFixture::Fr;
+  using Curve = typename TestFixture::Curve;
+  const size_t n = TypeParam::kLarge;
+  std::vector<Affine> bases = this->random_points(n);
+  for (size_t i = 0; i + 1 < n; i += 97) bases[i + 1] = -bases[i];  // pairs that cancel
+  std::vector<uint64_t> selection(msm::selection_words(n));
+  std::vector<Fr> scalars(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t r = this->rng_() % 10;
+    if (r < 6) selection[i / 64] |= uint64_t(1) << (i % 64);
+    scalars[i] = r < 6 ? Fr::one() : r < 8 ? Fr::zero() : Fr::random(this->rng_);
+  }
+  msm::simd::set_enabled(true);
+  const auto sum_with = msm::sum_selected<Curve>(bases, selection);
+  const auto classified_with = msm::msm_with_classification<Curve>(bases, scalars);
+  msm::simd::set_enabled(false);
+  const auto sum_without = msm::sum_selected<Curve>(bases, selection);
+  const auto classified_without = msm::msm_with_classification<Curve>(bases, scalars);
+  msm::simd::set_enabled(true);
+  EXPECT_EQ(sum_with.X, sum_without.X);
+  EXPECT_EQ(sum_with.Y, sum_without.Y);
+  EXPECT_EQ(sum_with.Z, sum_without.Z);
+  EXPECT_EQ(classified_with.X, classified_without.X);
+  EXPECT_EQ(classified_with.Y, classified_without.Y);
+  EXPECT_EQ(classified_with.Z, classified_without.Z);
+  std::vector<Affine> chosen;
+  for (size_t i = 0; i < n; ++i) {
+    if ((selection[i / 64] >> (i % 64)) & 1) chosen.push_back(bases[i]);
+  }
+  typename TestFixture::Jacobian naive = TestFixture::Jacobian::infinity();
+  for (const Affine& p : chosen) naive += p;
+  EXPECT_EQ(sum_with, naive);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(AffineBatchSimdTest, LaneArithmeticMatchesField, BatchMatchesScalarSums,
+                            PippengerSameWithAndWithoutVectors,
+                            SelectedSumSameWithAndWithoutVectors);
 INSTANTIATE_TYPED_TEST_SUITE_P(Bls12381G1, AffineBatchSimdTest, Bls12381G1);
 INSTANTIATE_TYPED_TEST_SUITE_P(Bls12381G2, AffineBatchSimdTest, Bls12381G2);
 INSTANTIATE_TYPED_TEST_SUITE_P(Bn254G1, AffineBatchSimdTest, Bn254G1);
