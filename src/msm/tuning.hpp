@@ -11,9 +11,9 @@
 // inversion: binary Euclid in Fp cost about 300 multiplications of Fp when these tables were
 // measured (7.8 µs on BN254, 16-20 µs on BLS12-381 on the development host; the binary GCD of
 // ff/binary_gcd.hpp now takes about 4.4 and 7.9 µs, not yet re-swept), while an Fp2 inversion
-// goes through the norm to one Fp inversion, about 70 multiplications of Fp2. Batch-affine arithmetic therefore pays
-// on G2 from 2^(c−1) = 64 buckets on, on G1 only from 512, and each group has its own table of
-// widths, measured.
+// goes through the norm to one Fp inversion, about 70 multiplications of Fp2. Batch-affine
+// arithmetic therefore pays on G2 from 2^(c−1) = 64 buckets on, on G1 only from 512, and each group
+// has its own table of widths, measured.
 
 #include <bit>
 #include <cstddef>
@@ -51,7 +51,20 @@ struct WindowTuningEntry {
 //   2^14     c = 10..13: 198 197 199 236     c = 10..13: 533 517 365 466
 //   2^16     c = 11..14: 796 707 645 769     c = 11..14: 1742 1494 1560 2055
 // Where the curves disagree by less than the noise, the table takes the width better for both
-// on the sum. G2 beyond 2^17 points follows G1's steps unmeasured. Every doubling of the
+// on the sum. With the AVX-512 IFMA additions (affine_batch_simd.hpp) wider windows pay from
+// 2^14 points on; re-swept for n = 2^12..2^20 (2026-12-02, `--tune --threads=1`, medians of 3,
+// ms; the rest of the table kept; the entries are at 2n):
+//   BN254 G1       2^12 c = 9..12: 19.6 10.8 10.0 9.89   2^14 c = 12, 13: 30.6 27.8
+//                  2^16 c = 12..14: 109 95.3 104 (one run)   2^18 c = 14..16: 373 370 340
+//                  2^20 c = 15, 16: 1784 1414
+//   BLS12-381 G1   2^12 c = 9..12: 37.4 18.1 17.5 18.2   2^14 c = 12, 13: 47.5 45.4
+//                  2^16 c = 12..14: 218 200 214 (one run)   2^18 c = 14..16: 703 566 636
+//                  2^20 c = 15, 16: 2647 2617
+//   BN254 G2       2^12 c = 9..12: 28.3 20.2 22.1 20.5   2^14 c = 12, 13: 61.3 59.3
+//                  2^16 c = 12..14: 217 203 230 (one run)
+//   BLS12-381 G2   2^12 c = 9..12: 54.2 35.9 35.9 36.2   2^14 c = 12, 13: 108 100
+//                  2^16 c = 12..14: 382 351 433 (one run)
+// G2 beyond 2^17 points follows G1's steps unmeasured. Every doubling of the
 // buckets doubles their memory, and beyond the core's L2 cache (512 KiB: 2^13 affine buckets of
 // BN254 G1) each addition waits on a miss, which is why the width grows slower than the cost
 // model asks; it stops at kMaxWindowBits.
@@ -63,16 +76,27 @@ inline constexpr WindowTuningEntry kWindowTableG1[] = {
     {9, 7},
     {11, 8},
     {12, 10},
-    {14, 11},
-    {16, 12},
+    {13, 11},
+    {14, 12},
     {17, 13},
-    {19, 14},
+    {18, 14},
     {20, 15},
     {64, kMaxWindowBits},
 };
 inline constexpr WindowTuningEntry kWindowTableG2[] = {
-    {2, 2},   {4, 3},   {6, 4},   {7, 5},   {9, 6},   {11, 8},  {12, 9},
-    {13, 10}, {14, 11}, {15, 12}, {17, 13}, {18, 14}, {20, 15}, {64, kMaxWindowBits},
+    {2, 2},
+    {4, 3},
+    {6, 4},
+    {7, 5},
+    {9, 6},
+    {11, 8},
+    {12, 9},
+    {13, 10},
+    {14, 11},
+    {17, 13},
+    {18, 14},
+    {20, 15},
+    {64, kMaxWindowBits},
 };
 
 // The window width for n points in a group whose coordinates lie in `field`.
