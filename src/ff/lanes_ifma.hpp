@@ -158,68 +158,81 @@ CUZK_IFMA __mmask8 equal(const typename Lanes<F>::Vec& a, const typename Lanes<F
   return m;
 }
 
-// a − p where that is not negative, else a: a < 2p with normalized limbs to a < p.
+// p, every lane.
 template <class F>
-CUZK_IFMA typename Lanes<F>::Vec subtract_modulus_if_above(const typename Lanes<F>::Vec& a) {
-  using L = Lanes<F>;
+CUZK_IFMA typename Lanes<F>::Vec modulus() {
+  typename Lanes<F>::Vec p;
+  for (size_t k = 0; k < Lanes<F>::kLimbs; ++k) {
+    p.limb[k] = _mm512_set1_epi64(static_cast<long long>(Lanes<F>::modulus_limb(k)));
+  }
+  return p;
+}
+
+// a + b on normalized limbs, each carry passed up, the carry out of the top limb dropped.
+template <class F>
+CUZK_IFMA typename Lanes<F>::Vec add_limbs(const typename Lanes<F>::Vec& a,
+                                           const typename Lanes<F>::Vec& b) {
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kLimbMask));
-  typename L::Vec d;
+  typename Lanes<F>::Vec s;
+  __m512i carry = _mm512_setzero_si512();
+  for (size_t k = 0; k < Lanes<F>::kLimbs; ++k) {
+    const __m512i v = _mm512_add_epi64(_mm512_add_epi64(a.limb[k], b.limb[k]), carry);
+    carry = shift_right(v, 52);
+    s.limb[k] = _mm512_and_si512(v, mask);
+  }
+  return s;
+}
+
+// a − b on normalized limbs, each borrow passed up: where a < b (the lanes set in `negative`)
+// the limbs hold a − b + 2^(52L).
+template <class F>
+CUZK_IFMA typename Lanes<F>::Vec subtract_limbs(const typename Lanes<F>::Vec& a,
+                                                const typename Lanes<F>::Vec& b,
+                                                __mmask8& negative) {
+  const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kLimbMask));
+  typename Lanes<F>::Vec d;
   __m512i borrow = _mm512_setzero_si512();
-  for (size_t k = 0; k < L::kLimbs; ++k) {
-    const __m512i v = _mm512_sub_epi64(
-        _mm512_sub_epi64(a.limb[k], _mm512_set1_epi64(static_cast<long long>(L::modulus_limb(k)))),
-        borrow);
+  for (size_t k = 0; k < Lanes<F>::kLimbs; ++k) {
+    const __m512i v = _mm512_sub_epi64(_mm512_sub_epi64(a.limb[k], b.limb[k]), borrow);
     borrow = shift_right(v, 63);
     d.limb[k] = _mm512_and_si512(v, mask);
   }
-  const __mmask8 below = _mm512_test_epi64_mask(borrow, borrow);  // a < p: keep a
-  for (size_t k = 0; k < L::kLimbs; ++k) {
-    d.limb[k] = _mm512_mask_blend_epi64(below, d.limb[k], a.limb[k]);
-  }
+  negative = _mm512_test_epi64_mask(borrow, borrow);
   return d;
+}
+
+// Lane by lane, `where ? b : a`.
+template <class F>
+CUZK_IFMA typename Lanes<F>::Vec select(__mmask8 where, const typename Lanes<F>::Vec& a,
+                                        const typename Lanes<F>::Vec& b) {
+  typename Lanes<F>::Vec r;
+  for (size_t k = 0; k < Lanes<F>::kLimbs; ++k) {
+    r.limb[k] = _mm512_mask_blend_epi64(where, a.limb[k], b.limb[k]);
+  }
+  return r;
+}
+
+// a − p where that is not negative, else a: a < 2p with normalized limbs to a < p.
+template <class F>
+CUZK_IFMA typename Lanes<F>::Vec subtract_modulus_if_above(const typename Lanes<F>::Vec& a) {
+  __mmask8 below;
+  const typename Lanes<F>::Vec d = subtract_limbs<F>(a, modulus<F>(), below);
+  return select<F>(below, d, a);
 }
 
 template <class F>
 CUZK_IFMA typename Lanes<F>::Vec add(const typename Lanes<F>::Vec& a,
                                      const typename Lanes<F>::Vec& b) {
-  using L = Lanes<F>;
-  const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kLimbMask));
-  typename L::Vec s;
-  __m512i carry = _mm512_setzero_si512();
-  for (size_t k = 0; k < L::kLimbs; ++k) {
-    const __m512i v = _mm512_add_epi64(_mm512_add_epi64(a.limb[k], b.limb[k]), carry);
-    carry = shift_right(v, 52);
-    s.limb[k] = _mm512_and_si512(v, mask);
-  }
-  return subtract_modulus_if_above<F>(s);  // a + b < 2p < 2^(52L): no carry out
+  return subtract_modulus_if_above<F>(add_limbs<F>(a, b));  // a + b < 2p < 2^(52L)
 }
 
 template <class F>
 CUZK_IFMA typename Lanes<F>::Vec sub(const typename Lanes<F>::Vec& a,
                                      const typename Lanes<F>::Vec& b) {
-  using L = Lanes<F>;
-  const __m512i mask = _mm512_set1_epi64(static_cast<long long>(kLimbMask));
-  typename L::Vec d, e;
-  __m512i borrow = _mm512_setzero_si512();
-  for (size_t k = 0; k < L::kLimbs; ++k) {
-    const __m512i v = _mm512_sub_epi64(_mm512_sub_epi64(a.limb[k], b.limb[k]), borrow);
-    borrow = shift_right(v, 63);
-    d.limb[k] = _mm512_and_si512(v, mask);
-  }
-  // a < b: d is a − b + 2^(52L); adding p and dropping the carry out gives a − b + p.
-  __m512i carry = _mm512_setzero_si512();
-  for (size_t k = 0; k < L::kLimbs; ++k) {
-    const __m512i v = _mm512_add_epi64(
-        _mm512_add_epi64(d.limb[k], _mm512_set1_epi64(static_cast<long long>(L::modulus_limb(k)))),
-        carry);
-    carry = shift_right(v, 52);
-    e.limb[k] = _mm512_and_si512(v, mask);
-  }
-  const __mmask8 negative = _mm512_test_epi64_mask(borrow, borrow);
-  for (size_t k = 0; k < L::kLimbs; ++k) {
-    d.limb[k] = _mm512_mask_blend_epi64(negative, d.limb[k], e.limb[k]);
-  }
-  return d;
+  __mmask8 negative;
+  const typename Lanes<F>::Vec d = subtract_limbs<F>(a, b, negative);
+  // a < b: adding p to a − b + 2^(52L) and dropping the carry out gives a − b + p.
+  return select<F>(negative, d, add_limbs<F>(d, modulus<F>()));
 }
 
 // t·R⁻¹ mod p, canonical, for the 2L accumulators of a product of canonical values (see the

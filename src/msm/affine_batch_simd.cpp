@@ -256,10 +256,7 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
     if (negate != 0) {  // −(x, y) = (x, −y); y ≠ 0 off infinity
       const Vec negated = C::sub(zero_coordinate, y2);
       for (size_t i = 0; i < C::kParts; ++i) {
-        for (size_t k = 0; k < Lanes<Base>::kLimbs; ++k) {
-          y2.part[i].limb[k] =
-              _mm512_mask_blend_epi64(negate, y2.part[i].limb[k], negated.part[i].limb[k]);
-        }
+        y2.part[i] = lanes::select<Base>(negate, y2.part[i], negated.part[i]);
       }
     }
     __mmask8 same_x = group.active;
@@ -269,11 +266,8 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
     Vec denominator = C::sub(x2, x1);
     const __mmask8 placeholder = __mmask8(group.special | uint8_t(~group.active));
     for (size_t i = 0; i < C::kParts; ++i) {
-      const BaseVec& value = i == 0 ? one : zero;
-      for (size_t k = 0; k < Lanes<Base>::kLimbs; ++k) {
-        denominator.part[i].limb[k] =
-            _mm512_mask_blend_epi64(placeholder, denominator.part[i].limb[k], value.limb[k]);
-      }
+      denominator.part[i] =
+          lanes::select<Base>(placeholder, denominator.part[i], i == 0 ? one : zero);
     }
     const BaseVec trick_value = C::trick_value(denominator);
     store_coordinate<Coordinate>(group, G::kX1, x1);

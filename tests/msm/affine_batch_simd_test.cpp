@@ -18,6 +18,7 @@
 #include "msm/affine_batch_simd.hpp"
 #include "msm/curves.hpp"
 #include "tests/msm/groups.hpp"
+#include "tests/msm/random_points.hpp"
 #include "tests/support/test_random.hpp"
 
 #if defined(__x86_64__)
@@ -81,13 +82,7 @@ class AffineBatchSimdTest : public ::testing::Test {
   std::mt19937_64 rng_ = rng(std::string(Curve::kName) + "/" +
                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
 
-  std::vector<Affine> random_points(size_t n) {
-    std::vector<Jacobian> jacobian(n);
-    for (auto& p : jacobian) p = ec::mul_generator<Curve>(Fr::random(rng_));
-    std::vector<Affine> points(n);
-    ec::batch_to_affine<Curve>(jacobian, points);
-    return points;
-  }
+  std::vector<Affine> random_points(size_t n) { return random_affine_points<Curve>(n, rng_); }
 
   using Prime = typename PrimeOf<Field>::type;
 
