@@ -19,6 +19,7 @@
 #include "ec/jacobian.hpp"
 #include "msm/batch_addition.hpp"
 #include "msm/pippenger.hpp"
+#include "util/huge_pages.hpp"
 
 namespace cuzk::msm {
 
@@ -81,8 +82,10 @@ ec::Jacobian<Curve> msm_with_classification(std::span<const ec::Affine<Curve>> b
   const ec::Jacobian<Curve> ones_sum = sum_selected<Curve>(bases, classes.ones);
 
   const size_t m = classes.others.size();
-  std::vector<AffinePoint> other_bases(m);
-  std::vector<ScalarInt<Curve>> other_scalars(m);
+  std::vector<AffinePoint> other_bases;
+  std::vector<ScalarInt<Curve>> other_scalars;
+  util::resize_on_huge_pages(other_bases, m);
+  util::resize_on_huge_pages(other_scalars, m);
   tbb::parallel_for(tbb::blocked_range<size_t>(0, m, 4096),
                     [&](const tbb::blocked_range<size_t>& r) {
                       for (size_t j = r.begin(); j != r.end(); ++j) {
