@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ec/affine_addition.hpp"
+#include "msm/batch_inversion.hpp"
 
 #if defined(__x86_64__)
 #include "ff/lanes_ifma.hpp"
@@ -193,23 +194,6 @@ CUZK_IFMA void scatter(void* base, __m512i offsets, __mmask8 lanes, size_t first
   }
 }
 
-// values[i] ← values[i]⁻¹ for non-zero values, by Montgomery's trick in scalar arithmetic.
-template <class Field, size_t N>
-void invert_all(Field (&values)[N]) {
-  Field prefix[N];
-  Field acc = Field::one();
-  for (size_t i = 0; i < N; ++i) {
-    prefix[i] = acc;
-    acc *= values[i];
-  }
-  Field inv = acc.inverse();
-  for (size_t i = N; i-- > 0;) {
-    const Field value_inv = inv * prefix[i];
-    inv *= values[i];
-    values[i] = value_inv;
-  }
-}
-
 template <class Curve>
 CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
                                      std::span<const BatchAddition<Curve>> batch) {
@@ -283,7 +267,8 @@ CUZK_IFMA_TARGET void add_batch_ifma(std::span<ec::Affine<Curve>> targets,
   Base chain_products[16];
   lanes::to_fields<Base>(chain[0], chain_products);
   lanes::to_fields<Base>(chain[1], chain_products + 8);
-  invert_all(chain_products);
+  thread_local BatchInverter<Base> inverter;
+  inverter.invert(chain_products);
   BaseVec chain_inverse[2] = {lanes::from_fields<Base>(chain_products),
                               lanes::from_fields<Base>(chain_products + 8)};
 
