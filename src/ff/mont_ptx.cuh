@@ -454,4 +454,115 @@ CUZK_DEVICE void fp2_mul(uint32_t* r0, uint32_t* r1, const uint32_t* a0, const u
   detail::redc_wide<W>(r0, c0, p, inv);
 }
 
+namespace detail {
+
+// (t0, t1, t2) += a·b: one column step of a product scanned column by column (Comba).
+CUZK_DEVICE void column_mad(uint32_t& t0, uint32_t& t1, uint32_t& t2, uint32_t a, uint32_t b) {
+  asm("mad.lo.cc.u32 %0, %3, %4, %0;\n\tmadc.hi.cc.u32 %1, %3, %4, %1;\n\taddc.u32 %2, %2, 0;"
+      : "+r"(t0), "+r"(t1), "+r"(t2)
+      : "r"(a), "r"(b));
+}
+
+// r = a·b mod 2^(32W), column by column; the top column takes the low halves only.
+template <size_t W>
+CUZK_DEVICE void low_product(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  uint32_t t0 = 0, t1 = 0, t2 = 0;
+#pragma unroll
+  for (size_t k = 0; k + 1 < W; ++k) {
+#pragma unroll
+    for (size_t i = 0; i <= k; ++i) column_mad(t0, t1, t2, a[i], b[k - i]);
+    r[k] = t0;
+    t0 = t1;
+    t1 = t2;
+    t2 = 0;
+  }
+#pragma unroll
+  for (size_t i = 0; i < W; ++i) t0 += a[i] * b[W - 1 - i];
+  r[W - 1] = t0;
+}
+
+template <size_t W>
+struct Words {
+  uint32_t w[W];
+};
+
+// ⌊a·b / 2^(32W)⌋ column by column from column 0: exact. Called, not inlined, with its operands
+// by value: it runs about once in 2^28 products, and inlined its registers would count against
+// every caller's.
+template <size_t W>
+__device__ __noinline__ Words<W> high_product_exact(const Words<W> a, const Words<W> b) {
+  Words<W> r;
+  uint32_t t0 = 0, t1 = 0, t2 = 0;
+#pragma unroll
+  for (size_t k = 0; k + 1 < 2 * W; ++k) {
+#pragma unroll
+    for (size_t i = (k < W ? 0 : k - (W - 1)); i <= k && i < W; ++i) {
+      column_mad(t0, t1, t2, a.w[i], b.w[k - i]);
+    }
+    if (k >= W) r.w[k - W] = t0;
+    t0 = t1;
+    t1 = t2;
+    t2 = 0;
+  }
+  r.w[W - 1] = t0;
+  return r;
+}
+
+// ⌊a·b / 2^(32W)⌋ from the columns W−1 and up plus the high halves of column W−2's products.
+// The products left out sum to less than 16·2^(32(W−1)), so they can carry into word W only when
+// word W−1 of the partial sum is ≥ 2^32 − 16; then (about once in 2^28 for random inputs) the
+// high half is computed again from column 0. Returns the exact quotient either way.
+template <size_t W>
+CUZK_DEVICE void high_product(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  uint32_t t0 = 0, t1 = 0, t2 = 0;
+#pragma unroll
+  for (size_t i = 0; i + 1 < W; ++i) {
+    asm("mad.hi.cc.u32 %0, %2, %3, %0;\n\taddc.u32 %1, %1, 0;"
+        : "+r"(t0), "+r"(t1)
+        : "r"(a[i]), "r"(b[W - 2 - i]));
+  }
+  uint32_t guard = 0;
+#pragma unroll
+  for (size_t k = W - 1; k + 1 < 2 * W; ++k) {
+#pragma unroll
+    for (size_t i = k - (W - 1); i < W; ++i) column_mad(t0, t1, t2, a[i], b[k - i]);
+    if (k == W - 1) guard = t0;
+    if (k >= W) r[k - W] = t0;
+    t0 = t1;
+    t1 = t2;
+    t2 = 0;
+  }
+  r[W - 1] = t0;
+  if (guard >= 0xfffffff0u) {
+    Words<W> x, y;
+#pragma unroll
+    for (size_t k = 0; k < W; ++k) {
+      x.w[k] = a[k];
+      y.w[k] = b[k];
+    }
+    const Words<W> exact = high_product_exact<W>(x, y);
+#pragma unroll
+    for (size_t k = 0; k < W; ++k) r[k] = exact.w[k];
+  }
+}
+
+}  // namespace detail
+
+// r = a·w mod p for a fixed factor w with quotient = ⌊w·2^(32W)/p⌋ (Shoup; ff/shoup.hpp):
+// a < 2^(32W), w < p, 2p < 2^(32W); r is fully reduced.
+template <size_t W>
+CUZK_DEVICE void shoup_mul(uint32_t* r, const uint32_t* a, const uint32_t* w,
+                           const uint32_t* quotient, const uint32_t* p) {
+  uint32_t aw[W], q[W], qp[W], d[W];
+  detail::high_product<W>(q, a, quotient);
+  detail::low_product<W>(aw, a, w);
+  detail::low_product<W>(qp, q, p);
+  asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(d[0]) : "r"(aw[0]), "r"(qp[0]));
+#pragma unroll
+  for (size_t k = 1; k < W; ++k) {
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(d[k]) : "r"(aw[k]), "r"(qp[k]));
+  }
+  detail::reduce_once<W>(r, d, p);
+}
+
 }  // namespace cuzk::ff::ptx
