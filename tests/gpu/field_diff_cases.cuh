@@ -10,20 +10,12 @@
 #include <utility>
 #include <vector>
 
-#include "ff/shoup.hpp"
 #include "tests/gpu/gpu_test_support.cuh"
 #include "tests/support/test_random.hpp"
 #include "util/hd.hpp"
 
 namespace cuzk::gpu::test {
 
-// a·w by the fixed factor w (ff/shoup.hpp), prepared on the host.
-struct ShoupMulOp {
-  template <class F>
-  CUZK_HD F operator()(const F& a, const ff::ShoupFactor<F>& w) const {
-    return ff::mul_shoup(a, w);
-  }
-};
 struct MulOp {
   template <class F>
   CUZK_HD F operator()(const F& a, const F& b) const {
@@ -188,22 +180,7 @@ TYPED_TEST_P(FieldDiffTest, Inverse) {
   expect_same_on_device(TypeParam::kName, "inverse", InverseOp{}, a);
 }
 
-// The device's fixed-factor product against the host's and against the Montgomery product.
-TYPED_TEST_P(FieldDiffTest, ShoupMul) {
-  CUZK_SKIP_WITHOUT_GPU();
-  using F = typename TypeParam::Field;
-  auto rng = cuzk::test::rng(std::string("gpu-shoup-") + TypeParam::kName);
-  auto [a, b] = binary_inputs<F>(field_case_count(), rng);
-  std::vector<ff::ShoupFactor<F>> factors;
-  factors.reserve(b.size());
-  for (const F& w : b) factors.push_back(ff::ShoupFactor<F>::of(w));
-  size_t differ = 0;
-  for (size_t i = 0; i < a.size(); ++i) differ += ff::mul_shoup(a[i], factors[i]) != a[i] * b[i];
-  EXPECT_EQ(differ, 0u) << "host fixed-factor products differ from Montgomery products";
-  expect_same_on_device(TypeParam::kName, "shoup_mul", ShoupMulOp{}, a, factors);
-}
-
-REGISTER_TYPED_TEST_SUITE_P(FieldDiffTest, Mul, ShoupMul, DifferenceOfProducts, Sqr, Add, Sub, Neg,
+REGISTER_TYPED_TEST_SUITE_P(FieldDiffTest, Mul, DifferenceOfProducts, Sqr, Add, Sub, Neg,
                             Inverse);
 
 // Fp2: products and squares, on pairs of base-field edge values and random elements.

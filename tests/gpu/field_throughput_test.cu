@@ -16,7 +16,6 @@
 
 #include "curves/bls12_381_fields.hpp"
 #include "curves/bn254_fields.hpp"
-#include "ff/shoup.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/device_memory.hpp"
@@ -93,19 +92,6 @@ __global__ void reduced_karatsuba_chain_kernel(F2* x, const F2* y, size_t n) {
     const auto v1 = acc.c1 * factor.c1;
     acc = {v0 - v1, (acc.c0 + acc.c1) * (factor.c0 + factor.c1) - v0 - v1};
   }
-  x[i] = acc;
-}
-
-// x ← x·w by a fixed factor (ff::mul_shoup), the factor prepared on the host: the comparison
-// that keeps the NTT's tables of Shoup factors measured against Montgomery products.
-template <class F>
-__global__ void shoup_chain_kernel(F* x, const ff::ShoupFactor<F>* w, size_t n) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  F acc = x[i];
-  const ff::ShoupFactor<F> factor = w[i];
-#pragma unroll 1
-  for (int r = 0; r < kRounds; ++r) acc = ff::mul_shoup(acc, factor);
   x[i] = acc;
 }
 
@@ -195,50 +181,6 @@ void report_throughput(const std::string& name, const char* comparison, const ch
   ::testing::Test::RecordProperty(name + ".mul_per_s", std::to_string(mul_rate));
   ::testing::Test::RecordProperty(name + ".sqr_per_s", std::to_string(sqr_rate));
   ::testing::Test::RecordProperty(name + "." + property, std::to_string(comparison_rate));
-}
-
-// Fixed-factor products against Montgomery products on the scalar fields (the NTT's case).
-template <class F>
-void report_fixed_factor_throughput(const std::string& name) {
-  const size_t n = size_t(1) << 20;
-  auto rng = cuzk::test::rng("gpu-throughput-shoup-" + name);
-  std::vector<F> host(n);
-  std::vector<ff::ShoupFactor<F>> factors(n);
-  for (size_t i = 0; i < n; ++i) {
-    host[i] = F::random(rng);
-    factors[i] = ff::ShoupFactor<F>::of(F::random(rng));
-  }
-  Stream stream;
-  DeviceBuffer<F> x(n, stream), y(n, stream);
-  DeviceBuffer<ff::ShoupFactor<F>> w(n, stream);
-  x.upload(host, stream);
-  y.upload(host, stream);
-  w.upload(factors, stream);
-  const double mul_rate = measure<F, Chain::kMul>(stream, x, y);
-  constexpr unsigned kThreads = 256;
-  const unsigned blocks = unsigned((n + kThreads - 1) / kThreads);
-  Event start(true), stop(true);
-  float best_ms = 0;
-  for (int run = 0; run <= kRuns; ++run) {  // run 0 warms up
-    start.record(stream);
-    shoup_chain_kernel<F><<<blocks, kThreads, 0, stream>>>(x.data(), w.data(), n);
-    CUZK_CHECK_LAUNCH();
-    stop.record(stream);
-    stop.synchronize();
-    const float ms = Event::elapsed_ms(start, stop);
-    if (run == 1 || (run > 1 && ms < best_ms)) best_ms = ms;
-  }
-  const double shoup_rate = double(n) * kRounds / (best_ms * 1e-3);
-  std::printf("[gpu-throughput] %-14s mul %7.2f G/s   by a fixed factor (Shoup) %7.2f G/s\n",
-              name.c_str(), mul_rate * 1e-9, shoup_rate * 1e-9);
-  std::fflush(stdout);
-  ::testing::Test::RecordProperty(name + ".shoup_mul_per_s", std::to_string(shoup_rate));
-}
-
-TEST(FieldThroughput, FixedFactorProducts) {
-  CUZK_SKIP_WITHOUT_GPU();
-  report_fixed_factor_throughput<bls12_381::Fr>("bls12_381.Fr");
-  report_fixed_factor_throughput<bn254::Fr>("bn254.Fr");
 }
 
 TEST(FieldThroughput, MulAndSqr) {

@@ -98,7 +98,7 @@ void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& tile_memory) {
 // Runs a schedule on the host with the device's tables, step by step as DeviceDomain::run.
 template <class Fr>
 void emulate(const HostTables<Fr>& tables, std::span<const Step<Fr>> steps, std::vector<Fr>& v) {
-  const Factor<Fr>* base = tables.values.data();
+  const Fr* base = tables.values.data();
   for (const Step<Fr>& step : steps) {
     const unsigned log_n = step.shape.log_n;
     if (step.kind == Step<Fr>::kBitReverse) {

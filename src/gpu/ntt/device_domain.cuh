@@ -35,7 +35,7 @@ inline unsigned elementwise_blocks(size_t n, unsigned threads) {
 template <class Fr>
 DeviceDomain<Fr>::DeviceDomain(unsigned log_size, Convention convention)
     : host_(detail::checked_log_size(log_size), convention), tables_(build_tables(host_)) {
-  device_tables_ = DeviceBuffer<Factor<Fr>>::allocate_blocking(tables_.values.size());
+  device_tables_ = DeviceBuffer<Fr>::allocate_blocking(tables_.values.size());
   CUDA_CHECK(cudaMemcpy(device_tables_.data(), tables_.values.data(), device_tables_.bytes(),
                         cudaMemcpyHostToDevice));
   // Tiles above 48 KiB of shared memory need the opt-in (per kernel, process-wide, cheap).

@@ -84,7 +84,7 @@ class DeviceDomain {
  private:
   cuzk::ntt::Domain<Fr> host_;
   HostTables<Fr> tables_;  // host copy: layout and the values the device copy came from
-  DeviceBuffer<Factor<Fr>> device_tables_;  // each factor with its Shoup quotient (pass.hpp)
+  DeviceBuffer<Fr> device_tables_;
 };
 
 // The GPU H evaluations, with the CPU functions' buffer contract (src/ntt/h_polynomial.hpp) on

@@ -13,23 +13,16 @@
 #include <cstdint>
 #include <cstring>
 
-#include "ff/shoup.hpp"
 #include "gpu/ntt/plan.hpp"
 #include "util/hd.hpp"
 
 namespace cuzk::gpu::ntt {
 
-// Every factor a pass multiplies by is known when the domain is made, so the tables hold them
-// ready for ff::mul_shoup (the factor and its quotient, 64 bytes for a 4-limb field): a product
-// by a table entry costs 115 word products instead of the Montgomery product's 136.
-template <class Fr>
-using Factor = ff::ShoupFactor<Fr>;
-
-// c·b^e = lo[e mod 2^lo_bits] · hi[e >> lo_bits]: two lookups, a product by each.
+// c·b^e = lo[e mod 2^lo_bits] · hi[e >> lo_bits]: two lookups and one product.
 template <class Fr>
 struct PowerTablePair {
-  const Factor<Fr>* lo = nullptr;
-  const Factor<Fr>* hi = nullptr;
+  const Fr* lo = nullptr;
+  const Fr* hi = nullptr;
   unsigned lo_bits = 0;
 };
 
@@ -39,26 +32,26 @@ struct ScaleArgs {
   PowerTablePair<Fr> table;  // lo == nullptr: no table factor
   bool bit_reversed_index = false;
   bool has_constant = false;
-  Factor<Fr> constant;
+  Fr constant;
 };
 
 template <class Fr>
 struct PassArgs {
   Fr* data;
   PassShape shape;
-  const Factor<Fr>* column_twiddles;  // ψ^i, i < 2^(column_table_log − 1)
+  const Fr* column_twiddles;  // ψ^i, i < 2^(column_table_log − 1)
   unsigned column_table_log;
   PowerTablePair<Fr> twiddles;  // powers of the root (ω or ω⁻¹), for the pass twiddle
   // When the pass's sub-blocks fit the fine table (tables.hpp): its powers of ω^(2^fine_shift)
   // (ω⁻¹ likewise), so that the twiddle of exponent e is one lookup, fine[e >> fine_shift],
   // instead of a product of two; nullptr otherwise.
-  const Factor<Fr>* fine_twiddles = nullptr;
+  const Fr* fine_twiddles = nullptr;
   unsigned fine_shift = 0;
   ScaleArgs<Fr> pre, post;
 };
 
-// 32-byte elements (and 64-byte factors) as 16-byte accesses on the device (ld.global.v4 /
-// ld.shared.v4), instead of the 8-byte ones their uint64_t alignment would give.
+// 32-byte elements as two 16-byte accesses on the device (ld.global.v4 / ld.shared.v4),
+// instead of the four 8-byte ones the element's uint64_t[4] alignment would give.
 template <class Fr>
 CUZK_HD Fr load_element(const Fr* p) {
 #if defined(__CUDA_ARCH__)
@@ -130,21 +123,19 @@ struct TileMemory {
   }
 };
 
-// v·c·b^e.
 template <class Fr>
-CUZK_HD Fr times_power(Fr v, const PowerTablePair<Fr>& t, uint32_t e) {
+CUZK_HD Fr table_power(const PowerTablePair<Fr>& t, uint32_t e) {
   const uint32_t mask = (uint32_t(1) << t.lo_bits) - 1;
-  v = ff::mul_shoup(v, load_element(t.lo + (e & mask)));
-  return ff::mul_shoup(v, load_element(t.hi + (e >> t.lo_bits)));
+  return load_element(t.lo + (e & mask)) * load_element(t.hi + (e >> t.lo_bits));
 }
 
 template <class Fr>
 CUZK_HD Fr apply_scale(const ScaleArgs<Fr>& s, Fr v, uint32_t position, unsigned log_n) {
   if (s.table.lo != nullptr) {
     const uint32_t index = s.bit_reversed_index ? reverse_low_bits(position, log_n) : position;
-    v = times_power(v, s.table, index);
+    v = v * table_power(s.table, index);
   }
-  if (s.has_constant) v = ff::mul_shoup(v, s.constant);
+  if (s.has_constant) v = v * s.constant;
   return v;
 }
 
@@ -153,10 +144,8 @@ template <class Fr>
 CUZK_HD Fr apply_twiddle(const PassArgs<Fr>& a, Fr v, const TileElement& t) {
   const uint32_t e = a.shape.twiddle_exponent(t);
   if (e == 0) return v;
-  if (a.fine_twiddles != nullptr) {
-    return ff::mul_shoup(v, load_element(a.fine_twiddles + (e >> a.fine_shift)));
-  }
-  return times_power(v, a.twiddles, e);
+  if (a.fine_twiddles != nullptr) return v * load_element(a.fine_twiddles + (e >> a.fine_shift));
+  return v * table_power(a.twiddles, e);
 }
 
 // Load phase: global element → shared slot.
@@ -178,19 +167,15 @@ template <class Fr, bool kDif>
 CUZK_HD void pass_butterfly(const PassArgs<Fr>& a, const TileMemory<Fr>& shared, unsigned log_half,
                             uint32_t b) {
   const Butterfly f = butterfly(a.shape, log_half, a.column_table_log, b);
-  // Each side keeps only the product's operand live across it: the DIF stores the sum first,
-  // the DIT reads u after the product (four blocks per SM need ≤ 64 registers).
+  const Fr u = shared.load(f.lo_slot);
+  Fr v = shared.load(f.hi_slot);
   if constexpr (kDif) {
-    const Fr u = shared.load(f.lo_slot);
-    const Fr v = shared.load(f.hi_slot);
     Fr d = u - v;
+    if (f.twiddle_index != 0) d = d * load_element(a.column_twiddles + f.twiddle_index);
     shared.store(f.lo_slot, u + v);
-    if (f.twiddle_index != 0) d = ff::mul_shoup(d, load_element(a.column_twiddles + f.twiddle_index));
     shared.store(f.hi_slot, d);
   } else {
-    Fr v = shared.load(f.hi_slot);
-    if (f.twiddle_index != 0) v = ff::mul_shoup(v, load_element(a.column_twiddles + f.twiddle_index));
-    const Fr u = shared.load(f.lo_slot);
+    if (f.twiddle_index != 0) v = v * load_element(a.column_twiddles + f.twiddle_index);
     shared.store(f.lo_slot, u + v);
     shared.store(f.hi_slot, u - v);
   }

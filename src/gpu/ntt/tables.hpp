@@ -4,9 +4,8 @@
 // uploaded once. All tables live in one array; TableLayout gives each one's offset.
 //
 // Sizes for 2^28 (lo_bits = 14): column twiddles 2 × 512, root powers 2 × (2^14 + 2^14), three
-// coset tables of 2^14 + 2^14, fine twiddles 2 × 2^19: 1,376,256 factors of 64 bytes (each power
-// with its Shoup quotient), 84 MiB. The host emulation of the passes in the tests reads the same
-// tables.
+// coset tables of 2^14 + 2^14, fine twiddles 2 × 2^19: 1,376,256 elements, 42 MiB. The host
+// emulation of the passes in the tests reads the same tables.
 //
 // Fine twiddles: a pass whose sub-blocks hold M ≤ 2^kFineTwiddleLog elements needs the powers of
 // ω_M only, which are every (2^fine_log / M)-th power of ω_(2^fine_log): one table of 2^fine_log
@@ -51,14 +50,14 @@ struct TableLayout {
 template <class Fr>
 struct HostTables {
   TableLayout layout;
-  std::vector<Factor<Fr>> values;
+  std::vector<Fr> values;
 
   // Pointers into `base`, the first element of a copy of `values` (host or device).
-  PowerTablePair<Fr> root_pair(const Factor<Fr>* base, bool inverse) const {
+  PowerTablePair<Fr> root_pair(const Fr* base, bool inverse) const {
     const TablePairOffsets& o = layout.root[inverse ? 1 : 0];
     return {base + o.lo, base + o.hi, layout.lo_bits};
   }
-  PowerTablePair<Fr> coset_pair(const Factor<Fr>* base, PowerTable table) const {
+  PowerTablePair<Fr> coset_pair(const Fr* base, PowerTable table) const {
     if (table == PowerTable::kNone) return {};
     const TablePairOffsets& o = layout.coset[size_t(table) - 1];
     return {base + o.lo, base + o.hi, layout.lo_bits};
@@ -88,10 +87,10 @@ HostTables<Fr> build_tables(const cuzk::ntt::Domain<Fr>& domain) {
   for (auto& c : l.coset) c = {take(lo_entries), take(hi_entries)};
   for (auto& f : l.fine) f = take(fine_entries);
   l.total = offset;
-  std::vector<Fr> powers(l.total, Fr::one());
+  t.values.assign(l.total, Fr::one());
 
   auto span_at = [&](size_t at, size_t count) {
-    return std::span<Fr>(powers).subspan(at, count);
+    return std::span<Fr>(t.values).subspan(at, count);
   };
   // c·b^e = lo[e mod 2^lo_bits]·hi[e >> lo_bits].
   auto fill_pair = [&](const TablePairOffsets& o, const Fr& base, const Fr& constant) {
@@ -112,26 +111,24 @@ HostTables<Fr> build_tables(const cuzk::ntt::Domain<Fr>& domain) {
   fill_pair(l.coset[0], g, Fr::one());              // g^i
   fill_pair(l.coset[1], g_inv, domain.size_inv());  // n⁻¹·g^(−i)
   fill_pair(l.coset[2], g, domain.size_inv());      // n⁻¹·g^i
-  t.values.reserve(powers.size());
-  for (const Fr& w : powers) t.values.push_back(Factor<Fr>::of(w));
   return t;
 }
 
 // Resolves a ScaleSpec against a copy of the tables at `base`.
 template <class Fr>
-ScaleArgs<Fr> resolve_scale(const HostTables<Fr>& tables, const Factor<Fr>* base,
+ScaleArgs<Fr> resolve_scale(const HostTables<Fr>& tables, const Fr* base,
                             const ScaleSpec<Fr>& spec) {
   ScaleArgs<Fr> s;
   s.table = tables.coset_pair(base, spec.table);
   s.bit_reversed_index = spec.bit_reversed_index;
   s.has_constant = spec.has_constant;
-  s.constant = Factor<Fr>::of(spec.has_constant ? spec.constant : Fr::one());
+  s.constant = spec.has_constant ? spec.constant : Fr::one();
   return s;
 }
 
 // The arguments of one pass step against a copy of the tables at `base`.
 template <class Fr>
-PassArgs<Fr> pass_args(const HostTables<Fr>& tables, const Factor<Fr>* base, const Step<Fr>& step,
+PassArgs<Fr> pass_args(const HostTables<Fr>& tables, const Fr* base, const Step<Fr>& step,
                        Fr* data) {
   PassArgs<Fr> a;
   a.data = data;
