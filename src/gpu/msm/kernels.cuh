@@ -16,7 +16,9 @@
 //                    equal keys, whatever the buckets' lengths (skewed scalars do not
 //                    serialize): runs that begin inside the range go into their bucket, the run
 //                    the range begins with (possibly begun earlier) into a partial slot;
-//                    accumulate_shared is the same with the running sums in shared memory
+//                    accumulate_shared is the same with the running sums in shared memory;
+//                    accumulate_paired sums pairs of entries of a run in affine coordinates
+//                    first, with one inversion per thread (thread_work.hpp)
 //   combine_partials the partial slots, the same way, 8 per thread, level after level, until
 //                    one thread is left, whose first run goes into its bucket as well
 //   merge_run_sums   when buckets outlive a pass (shifted bases, staged chunks): the pass's
@@ -187,6 +189,51 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
   work::accumulate<ec::Xyzz<Curve>, ec::Affine<Curve>, SharedSum<Curve>>(
       t * per_thread, per_thread, *nonzero, keys, values, bases, sink,
       SharedSum<Curve>{sums + threadIdx.x});
+}
+
+// A field element of each thread of a block in shared memory, word-major like SharedSum.
+template <class Field>
+struct SharedField {
+  static_assert(sizeof(Field) % sizeof(uint64_t) == 0);
+  static constexpr unsigned kWords = sizeof(Field) / sizeof(uint64_t);
+  volatile uint64_t* words;  // this thread's word 0
+  __device__ Field get() const {
+    Field f;
+    auto* out = reinterpret_cast<uint64_t*>(&f);
+    for (unsigned i = 0; i < kWords; ++i) out[i] = words[i * kThreadsPerBlock];
+    return f;
+  }
+  __device__ void set(const Field& f) const {
+    const auto* in = reinterpret_cast<const uint64_t*>(&f);
+    for (unsigned i = 0; i < kWords; ++i) words[i * kThreadsPerBlock] = in[i];
+  }
+};
+
+// The paired accumulation (thread_work.hpp accumulate_paired) of threads [first_thread,
+// threads), its sums and the inverse it carries in shared memory: each thread's suffix
+// products into `suffixes` (column t − first_thread of a launch of slice_threads), one
+// inversion, then the accumulation.
+template <class Curve, unsigned kMinBlocks>
+__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
+    accumulate_paired(const uint32_t* keys, const uint32_t* values, const uint32_t* nonzero,
+                      size_t per_thread, size_t first_thread, size_t threads, size_t slice_threads,
+                      const ec::Affine<Curve>* bases, typename Curve::Base* suffixes,
+                      work::RunSink<ec::Xyzz<Curve>> sink) {
+  using Field = typename Curve::Base;
+  __shared__ uint64_t sums[SharedSum<Curve>::kWords * kThreadsPerBlock];
+  __shared__ uint64_t inverses[SharedField<Field>::kWords * kThreadsPerBlock];
+  const size_t local = thread_index();
+  const size_t t = first_thread + local;
+  if (t >= threads) return;
+  sink.slot = t;
+  const work::PairScratch<typename Curve::Base> scratch{suffixes, slice_threads, local};
+  const size_t live_end = *nonzero;
+  const auto product = work::pair_suffix_products<Curve>(t * per_thread, per_thread, live_end, keys,
+                                                         values, bases, scratch);
+  const SharedField<Field> inverse{inverses + threadIdx.x};
+  inverse.set(product.inverse());
+  work::accumulate_paired<Curve>(t * per_thread, per_thread, live_end, keys, values, bases, scratch,
+                                 inverse, sink, SharedSum<Curve>{sums + threadIdx.x});
 }
 
 template <class Curve>
