@@ -210,8 +210,8 @@ struct SharedField {
 };
 
 // The paired accumulation (thread_work.hpp accumulate_paired) of threads [first_thread,
-// threads), its sums and the inverse it carries in shared memory: each thread's suffix
-// products into `suffixes` (column t − first_thread of a launch of slice_threads), one
+// threads), its sums and (where they fit) the inverse it carries in shared memory: each thread's
+// suffix products into `suffixes` (column t − first_thread of a launch of slice_threads), one
 // inversion, then the accumulation.
 template <class Curve, unsigned kMinBlocks>
 __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
@@ -220,20 +220,32 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
                       const ec::Affine<Curve>* bases, typename Curve::Base* suffixes,
                       work::RunSink<ec::Xyzz<Curve>> sink) {
   using Field = typename Curve::Base;
-  __shared__ uint64_t sums[SharedSum<Curve>::kWords * kThreadsPerBlock];
-  __shared__ uint64_t inverses[SharedField<Field>::kWords * kThreadsPerBlock];
+  // The inverse goes to shared memory where both fit a block's 48 KiB of static shared memory
+  // (not beside BLS12-381 G2's 48 KiB of sums).
+  constexpr size_t kSumWords = SharedSum<Curve>::kWords * kThreadsPerBlock;
+  constexpr size_t kInverseWords = SharedField<Field>::kWords * kThreadsPerBlock;
+  constexpr bool kSharedInverse = (kSumWords + kInverseWords) * sizeof(uint64_t) <= 48 * 1024;
+  __shared__ uint64_t sums[kSumWords];
+  __shared__ uint64_t inverses[kSharedInverse ? kInverseWords : 1];
   const size_t local = thread_index();
   const size_t t = first_thread + local;
   if (t >= threads) return;
   sink.slot = t;
-  const work::PairScratch<typename Curve::Base> scratch{suffixes, slice_threads, local};
+  const work::PairScratch<Field> scratch{suffixes, slice_threads, local};
   const size_t live_end = *nonzero;
-  const auto product = work::pair_suffix_products<Curve>(t * per_thread, per_thread, live_end, keys,
-                                                         values, bases, scratch);
-  const SharedField<Field> inverse{inverses + threadIdx.x};
-  inverse.set(product.inverse());
-  work::accumulate_paired<Curve>(t * per_thread, per_thread, live_end, keys, values, bases, scratch,
-                                 inverse, sink, SharedSum<Curve>{sums + threadIdx.x});
+  const Field product = work::pair_suffix_products<Curve>(t * per_thread, per_thread, live_end,
+                                                          keys, values, bases, scratch);
+  const SharedSum<Curve> sum{sums + threadIdx.x};
+  if constexpr (kSharedInverse) {
+    const SharedField<Field> inverse{inverses + threadIdx.x};
+    inverse.set(product.inverse());
+    work::accumulate_paired<Curve>(t * per_thread, per_thread, live_end, keys, values, bases,
+                                   scratch, inverse, sink, sum);
+  } else {
+    work::accumulate_paired<Curve>(t * per_thread, per_thread, live_end, keys, values, bases,
+                                   scratch, work::RegisterField<Field>{product.inverse()}, sink,
+                                   sum);
+  }
 }
 
 template <class Curve>
