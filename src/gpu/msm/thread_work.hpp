@@ -262,31 +262,32 @@ CUZK_HD void accumulate_paired(size_t begin, size_t per_thread, size_t live_end,
       sum.reset();
     }
   };
+  // Every iteration adds one affine point to the sum, so that the lanes of a warp run the
+  // mixed addition together: a's alone or the pair's sum; when b begins a new run, the sum is
+  // emitted after it and restarts from b (no addition: the sum is at infinity). Only the
+  // affine sum, the emits and the restarts diverge.
   for (size_t p = begin, j = 0; p < end; p += 2, ++j) {
-    const uint32_t k = keys[p];
-    enter(k);
+    enter(keys[p]);
     Base a = signed_base(values, bases, p);
-    if (p + 1 == end) {
-      sum.add(a);
-      break;
-    }
-    const uint32_t k_next = keys[p + 1];
-    const Base b = signed_base(values, bases, p + 1);
-    if (k_next != k) {
-      sum.add(a);
-      enter(k_next);
-      sum.add(b);
-      continue;
-    }
-    if (a.is_infinity()) {
-      a = b;
-    } else if (!b.is_infinity()) {
-      const Field denominator = ec::affine_sum_denominator(a, b);
-      const Field pair_inverse = inverse.get() * scratch.at(j);
-      inverse.set(inverse.get() * denominator);
-      a = ec::affine_sum(a, b, pair_inverse);
+    const bool has_next = p + 1 < end;
+    const uint32_t k_next = has_next ? keys[p + 1] : key;
+    const bool split = k_next != key;
+    if (has_next && !split) {
+      const Base b = signed_base(values, bases, p + 1);
+      if (a.is_infinity()) {
+        a = b;
+      } else if (!b.is_infinity()) {
+        const Field denominator = ec::affine_sum_denominator(a, b);
+        const Field pair_inverse = inverse.get() * scratch.at(j);
+        inverse.set(inverse.get() * denominator);
+        a = ec::affine_sum(a, b, pair_inverse);
+      }
     }
     sum.add(a);
+    if (split) {  // b is read again rather than kept across the addition
+      enter(k_next);
+      sum.add(signed_base(values, bases, p + 1));
+    }
   }
   sink.emit(first_run, key, sum.value());
 }
