@@ -139,7 +139,7 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
             l.canonical,   l.keys[0],     l.keys[1],         l.values[0],       l.values[1],
             l.nonzero,     l.sort_temp,   l.buckets,         l.partial_keys[0], l.partial_keys[1],
             l.partials[0], l.partials[1], l.segment_sums[0], l.segment_sums[1], l.staging[0],
-            l.staging[1],  l.run_sums,    l.pair_suffixes};
+            l.staging[1],  l.run_sums,    l.pair_suffixes,   l.pair_inverses};
         EXPECT_EQ(plan.paired, paired);
         if (paired) {
           // Each thread's pairs have slots, and one launch's slots fit the scratch budget.
@@ -153,6 +153,7 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
           EXPECT_GE(plan.entries_per_thread_for(1, kAccumulateThreads), kPairedMinEntriesPerThread);
         } else {
           EXPECT_EQ(l.pair_suffixes.bytes, 0u);
+          EXPECT_EQ(l.pair_inverses.bytes, 0u);
         }
         EXPECT_EQ(plan.merged_passes, plan.chunks > 1);
         EXPECT_EQ(l.run_sums.bytes, plan.merged_passes ? plan.pass_buckets() * 192 : 0);
@@ -565,17 +566,24 @@ TEST(GpuMsmHost, PairedAccumulationEqualsTheBucketSums) {
                                                std::vector<uint32_t>(count)};
       std::vector<Xyzz> partials[2] = {std::vector<Xyzz>(count), std::vector<Xyzz>(count)};
       std::vector<Field> suffixes(slice_threads * div_up(per_thread, 2));
+      std::vector<Field> inverses(slice_threads);
       for (size_t first = 0; first < count; first += slice_threads) {
-        for (size_t t = first; t < std::min(count, first + slice_threads); ++t) {
+        const size_t slice_end = std::min(count, first + slice_threads);
+        for (size_t t = first; t < slice_end; ++t) {  // kernels::pair_suffixes
           const work::PairScratch<Field> scratch{suffixes.data(), slice_threads, t - first};
-          const Field product = work::pair_suffix_products<Curve>(
-              t * per_thread, per_thread, live, keys.data(), values.data(), bases.data(), scratch);
+          inverses[t - first] =
+              work::pair_suffix_products<Curve>(t * per_thread, per_thread, live, keys.data(),
+                                                values.data(), bases.data(), scratch)
+                  .inverse();
+        }
+        for (size_t t = first; t < slice_end; ++t) {  // kernels::accumulate_paired
+          const work::PairScratch<const Field> scratch{suffixes.data(), slice_threads, t - first};
           const work::RunSink<Xyzz> sink{
               buckets.data(),     layout, 0,          partial_keys[0].data(),
               partials[0].data(), t,      count == 1, true};
           work::accumulate_paired<Curve>(
               t * per_thread, per_thread, live, keys.data(), values.data(), bases.data(), scratch,
-              work::RegisterField<Field>{product.inverse()}, sink, work::RegisterSum<Xyzz>{});
+              work::RegisterField<Field>{inverses[t - first]}, sink, work::RegisterSum<Xyzz>{});
         }
       }
       size_t level = count;

@@ -198,19 +198,20 @@ inline int shared_carveout_percent(const void* kernel) {
 }
 
 // The paired accumulation of threads [0, threads) in launches of plan.paired_slice_threads
-// (the suffix products' room), with the kernel of bound `min_blocks` (one of
-// kPairedOccupancies).
+// (the suffix products' room), each pair_suffixes then accumulate_paired of bound `min_blocks` (one
+// of kPairedOccupancies).
 template <class Curve, size_t kIndex = 0>
 void launch_accumulate_paired(unsigned min_blocks, const MsmPlan& plan, cudaStream_t stream,
                               const uint32_t* keys, const uint32_t* values, const uint32_t* nonzero,
                               size_t per_thread, size_t threads, const ec::Affine<Curve>* bases,
-                              typename Curve::Base* suffixes,
+                              typename Curve::Base* suffixes, typename Curve::Base* inverses,
                               const work::RunSink<ec::Xyzz<Curve>>& sink) {
   constexpr unsigned kBound = kPairedOccupancies[kIndex];
   if constexpr (kIndex + 1 < std::size(kPairedOccupancies)) {
     if (min_blocks != kBound) {
       launch_accumulate_paired<Curve, kIndex + 1>(min_blocks, plan, stream, keys, values, nonzero,
-                                                  per_thread, threads, bases, suffixes, sink);
+                                                  per_thread, threads, bases, suffixes, inverses,
+                                                  sink);
       return;
     }
   } else if (min_blocks != kBound) {
@@ -222,9 +223,13 @@ void launch_accumulate_paired(unsigned min_blocks, const MsmPlan& plan, cudaStre
                                   shared_carveout_percent(reinterpret_cast<const void*>(kernel))));
   for (size_t first = 0; first < threads; first += plan.paired_slice_threads) {
     const size_t end = std::min(threads, first + plan.paired_slice_threads);
+    kernels::pair_suffixes<Curve><<<blocks_for(end - first), kThreadsPerBlock, 0, stream>>>(
+        keys, values, nonzero, per_thread, first, end, plan.paired_slice_threads, bases, suffixes,
+        inverses);
+    CUZK_CHECK_LAUNCH();
     kernel<<<blocks_for(end - first), kThreadsPerBlock, 0, stream>>>(
         keys, values, nonzero, per_thread, first, end, plan.paired_slice_threads, bases, suffixes,
-        sink);
+        inverses, sink);
     CUZK_CHECK_LAUNCH();
   }
 }
@@ -316,6 +321,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   uint32_t* nonzero = carve<uint32_t>(workspace, l.nonzero);
   void* sort_temp = carve<void>(workspace, l.sort_temp);
   auto* pair_suffixes = carve<typename Curve::Base>(workspace, l.pair_suffixes);
+  auto* pair_inverses = carve<typename Curve::Base>(workspace, l.pair_inverses);
 
   const bool pinned = config.bases == Location::kPinnedHost;
   ChunkStager stager(config, carve<std::byte>(workspace, l.staging[0]),
@@ -380,7 +386,8 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
                                      partials[0], 0,      count == 1,  true};
       if (plan.paired) {
         launch_accumulate_paired<Curve>(min_blocks, plan, stream, keys[1], values[1], nonzero,
-                                        per_thread, count, chunk_bases, pair_suffixes, sink);
+                                        per_thread, count, chunk_bases, pair_suffixes,
+                                        pair_inverses, sink);
       } else {
         launch_accumulate<Curve>(min_blocks, shared_sums, blocks_for(count), stream, keys[1],
                                  values[1], nonzero, per_thread, count, chunk_bases, sink);

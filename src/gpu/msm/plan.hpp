@@ -182,6 +182,7 @@ struct MsmLayout {
   Region run_sums;                      // one pass's buckets (merged_passes only)
   Region partial_keys[2], partials[2];  // bucket pieces cut between threads, two levels
   Region pair_suffixes;                 // paired accumulation: one launch's suffix products
+  Region pair_inverses;                 // and the inverses of its threads' products
   Region segment_sums[2];               // bucket reduction rounds
   Region staging[2];                    // pinned bases: chunks in flight
   size_t total = 0;
@@ -207,6 +208,7 @@ inline MsmLayout layout_msm(const MsmPlan& plan, PointSizes sizes, size_t sort_t
   }
   if (plan.paired) {
     l.pair_suffixes = builder.take(plan.paired_slice_threads * plan.pairs_per_thread * sizes.field);
+    l.pair_inverses = builder.take(plan.paired_slice_threads * sizes.field);
   }
   l.segment_sums[0] = builder.take(plan.bucket_sets * plan.segments_per_window * sizes.xyzz);
   l.segment_sums[1] =

@@ -241,8 +241,8 @@ template <class Curve, class Sum, class Inverse>
 CUZK_HD void accumulate_paired(size_t begin, size_t per_thread, size_t live_end,
                                const uint32_t* keys, const uint32_t* values,
                                const ec::Affine<Curve>* bases,
-                               const PairScratch<typename Curve::Base>& scratch, Inverse inverse,
-                               const RunSink<ec::Xyzz<Curve>>& sink, Sum sum) {
+                               const PairScratch<const typename Curve::Base>& scratch,
+                               Inverse inverse, const RunSink<ec::Xyzz<Curve>>& sink, Sum sum) {
   using Field = typename Curve::Base;
   using Base = ec::Affine<Curve>;
   if (begin >= live_end) {

@@ -228,10 +228,13 @@ inline constexpr Accumulation kDefaultAccumulation = Accumulation::kXyzz;
 // field element per pair of a launch's threads) kept within this many bytes of workspace: a
 // pass whose threads need more is accumulated in several launches over consecutive threads.
 inline constexpr size_t kPairedMinEntriesPerThread = 1024;
-inline constexpr size_t kPairedScratchBytes = size_t(4) << 30;
+inline constexpr size_t kPairedScratchBytes = size_t(32) << 30;
 // The paired kernel is compiled for these occupancy bounds only (MsmConfig::accumulate_min_blocks
 // picks one; kAccumulateOccupancies above are the XYZZ kernel's).
 inline constexpr unsigned kPairedOccupancies[] = {3, 4};
+// Blocks per SM the registers of the paired accumulation's first kernel (suffix products and
+// inversion, kernels.cuh pair_suffixes) must allow.
+inline constexpr unsigned kPairSuffixesMinBlocks = 6;
 
 // Partial sums of buckets cut between threads are combined in levels: each level's thread adds
 // kPartialsPerThread consecutive partials (one level per factor of 8 in the thread count). A
