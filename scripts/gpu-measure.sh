@@ -34,11 +34,6 @@
 #                porep scalars) with the accumulation's running sums in registers and in shared
 #                memory, for each occupancy bound in MIN_BLOCKS (default 3 4 5):
 #                $OUT/msm_sums_<storage>_<b>.json
-#   accumulation-sweep the G1 MSM at 2^24 and 2^26 and G2 at 2^22 (both curves, random and porep
-#                scalars, plain and shifted) for each way of summing the runs in ACCUMULATIONS
-#                (default xyzz paired_affine), occupancy bound in MIN_BLOCKS (default 4) and
-#                launch size in ACCUMULATE_THREADS (default 0: the tuning table):
-#                $OUT/msm_accumulation_<accumulation>_<b>_<threads>.json
 #   partition    bench_gpu_prove at PARTITION_LOGS (default 27) with a key in PARTITION_KEY_FORMAT
 #                (zkey, the default, or params), with its H table if PARTITION_H_TABLE=1:
 #                $OUT/prove_<format>[_htable]_<logs>.json
@@ -168,20 +163,6 @@ for step in "$@"; do
             --accumulate-min-blocks "$blocks" --json "$OUT/msm_sums_${sums}_$blocks.json" \
             >"$OUT/msm_sums_${sums}_$blocks.log" 2>&1 || status=1
           grep -E "^(bls12|bn254)" "$OUT/msm_sums_${sums}_$blocks.log"
-        done
-      done
-      ;;
-    accumulation-sweep)
-      for accumulation in ${ACCUMULATIONS:-xyzz paired_affine}; do
-        for blocks in ${MIN_BLOCKS:-4}; do
-          for threads in ${ACCUMULATE_THREADS:-0}; do
-            name=msm_accumulation_${accumulation}_${blocks}_$threads
-            "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 24,26 --g2 22 --curves bls12_381,bn254 \
-              --shapes random,porep --accumulation "$accumulation" \
-              --accumulate-min-blocks "$blocks" --accumulate-threads "$threads" \
-              --json "$OUT/$name.json" >"$OUT/$name.log" 2>&1 || status=1
-            grep -E "^(bls12|bn254)" "$OUT/$name.log"
-          done
         done
       done
       ;;

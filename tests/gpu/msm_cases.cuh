@@ -333,8 +333,9 @@ TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
     for (size_t segment : {size_t(1), size_t(256)}) {  // reduction segments of other lengths
       gm::MsmConfig config;
       config.segment_buckets = segment;
-      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
-                   std::string(shape_name(shape)) + " segment_buckets=" + std::to_string(segment));
+      check.expect(
+          expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
+          std::string(shape_name(shape)) + " segment_buckets=" + std::to_string(segment));
     }
   }
   // Buckets that add a point to itself (the doubling case) and to its negation (infinity): all
@@ -523,77 +524,6 @@ TYPED_TEST_P(GpuMsmTest, ScalarCountsAndCompactPairs) {
 
 // msm_shifted: the table (sampled rows against doublings on the CPU) and the MSM against the CPU
 // reference, at the tuned window and at narrow ones (many windows, several sort passes).
-// The paired accumulation (MsmConfig::accumulation = kPairedAffine: pairs of entries summed in
-// affine coordinates with one inversion per thread) through every entry point that sorts:
-// scalar shapes and sizes, both compiled occupancy bounds, launch sizes from one thread up, sort
-// passes, pinned bases in chunks, compact pairs from scalar counts, the classified path, and
-// bases that meet themselves and their negations (tangents, sums at infinity).
-TYPED_TEST_P(GpuMsmTest, PairedAccumulation) {
-  CUZK_SKIP_WITHOUT_GPU();
-  using Curve = TypeParam;
-  using Fr = typename Curve::Scalar;
-  auto rng = cuzk::test::rng(std::string("gpu-msm-paired-") + Curve::kName);
-  Check<Curve> check("msm with paired affine accumulation vs the CPU");
-  const auto paired = [] {
-    gm::MsmConfig config;
-    config.accumulation = gm::Accumulation::kPairedAffine;
-    return config;
-  };
-  for (size_t n : {size_t(1), size_t(3), size_t(1000), size_t(65537)}) {
-    const auto bases = make_bases<Curve>(n, rng, true);
-    for (Shape shape : {Shape::kRandom, Shape::kZero, Shape::kOne, Shape::kMixed, Shape::kEqual,
-                        Shape::kMostlyEqual, Shape::kNearModulus}) {
-      const auto scalars = make_scalars<Fr>(n, shape, rng);
-      const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
-      const std::string label = std::string(shape_name(shape)) + " n=" + std::to_string(n);
-      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, paired()), label);
-      check.expect(expected, gpu_run<Curve>(Op::kClassified, bases, scalars, paired()),
-                   label + " classified");
-      gm::MsmConfig counted = paired();
-      counted.scalar_counts = host_counts(scalars);
-      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, counted),
-                   label + " scalar counts");
-      if (n < 1000 || shape == Shape::kZero || shape == Shape::kOne) continue;
-      for (unsigned blocks : gm::kPairedOccupancies) {
-        for (size_t threads : {size_t(1), size_t(1000)}) {
-          gm::MsmConfig config = paired();
-          config.accumulate_min_blocks = blocks;
-          config.accumulate_threads = threads;
-          check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
-                       label + " min_blocks=" + std::to_string(blocks) +
-                           " threads=" + std::to_string(threads));
-        }
-      }
-      gm::MsmConfig passes = paired();
-      passes.window_bits = 9;
-      passes.sort_entries_per_pass = 2 * n;
-      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, passes),
-                   label + " c=9 in passes of two windows");
-      gm::MsmConfig pinned = paired();
-      pinned.bases = gm::Location::kPinnedHost;
-      pinned.chunk_points = 777;
-      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, pinned),
-                   label + " pinned chunks of 777");
-    }
-  }
-  // As in AccumulationVariants: equal scalars put each window's entries in one run, in base
-  // order P, P, −P, −P, Q, Q, ...: pairs of equal bases (tangents) and of opposite ones.
-  const size_t n = 4097;
-  const auto bases = make_bases<Curve>(n, rng, true);
-  std::vector<ec::Affine<Curve>> repeated(n);
-  for (size_t i = 0; i < n; ++i) {
-    const ec::Affine<Curve>& p = bases[1 + (i / 4) % 7];
-    repeated[i] = i % 4 < 2 ? p : -p;
-  }
-  for (size_t offset : {size_t(0), size_t(1)}) {  // pairs (P, P) and (P, −P), then (P, −P) only
-    std::vector<ec::Affine<Curve>> shifted_order(repeated.begin() + offset, repeated.end());
-    const auto equal = make_scalars<Fr>(shifted_order.size(), Shape::kEqual, rng);
-    const auto expected = cuzk::msm::pippenger<Curve>(shifted_order, std::span<const Fr>(equal));
-    check.expect(expected, gpu_run<Curve>(Op::kMsm, shifted_order, equal, paired()),
-                 "repeated bases from offset " + std::to_string(offset) + ", equal scalars");
-  }
-}
-
 TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
   CUZK_SKIP_WITHOUT_GPU();
   using Curve = TypeParam;
@@ -632,12 +562,10 @@ TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
       for (Shape shape : {Shape::kRandom, Shape::kMixed, Shape::kNearModulus, Shape::kOne}) {
         const auto scalars = make_scalars<Fr>(n, shape, rng);
         const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
-        for (size_t per_pass : {size_t(0), size_t(3) * n, size_t(1)}) {
+        for (size_t per_pass : {size_t(0), size_t(3) * n}) {
           gm::MsmConfig config;
           config.stream = stream;
-          // The third: one pass per window, with paired accumulation.
           config.sort_entries_per_pass = per_pass;
-          if (per_pass == 1) config.accumulation = gm::Accumulation::kPairedAffine;
           auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
           device_scalars.upload(scalars, stream);
           auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
@@ -650,8 +578,7 @@ TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
           stream.synchronize();
           check.expect(expected, out[0],
                        std::string(shape_name(shape)) + " n=" + std::to_string(n) +
-                           " c=" + std::to_string(c) + " per_pass=" + std::to_string(per_pass) +
-                           " " + gm::accumulation_name(config.accumulation));
+                           " c=" + std::to_string(c) + " per_pass=" + std::to_string(per_pass));
         }
       }
     }
@@ -806,7 +733,7 @@ TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
 }
 
 REGISTER_TYPED_TEST_SUITE_P(GpuMsmTest, RandomScalarsAtManySizes, ScalarShapes, CanonicalScalars,
-                            WindowWidthsAndSortPasses, AccumulationVariants, PairedAccumulation,
+                            WindowWidthsAndSortPasses, AccumulationVariants,
                             PinnedBasesEqualDeviceResident, ScalarIndex,
                             ScalarCountsAndCompactPairs, ShiftedBases, SumSelected, ClassifyScalars,
                             BadArgumentsThrow);

@@ -121,53 +121,34 @@ TEST(GpuMsmHost, KeysRoundTripAndStayBelowTheSentinel) {
 TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
   for (size_t n : {size_t(1), size_t(100), size_t(65537), size_t(1) << 24, size_t(1) << 26}) {
     for (size_t chunk : {size_t(0), size_t(1000)}) {
-      for (bool paired : {false, true}) {
-        const MsmPlan plan =
-            plan_msm(n, 255, {.chunk_points = chunk, .paired_field_bytes = paired ? 48u : 0u});
-        SCOPED_TRACE("n = " + std::to_string(n) + ", chunk = " + std::to_string(chunk) +
-                     (paired ? ", paired" : ""));
-        EXPECT_GE(plan.c * plan.windows, 256u);  // 255 bits plus the final carry
-        EXPECT_GE(plan.passes * plan.windows_per_pass, plan.windows);
-        EXPECT_LT((plan.passes - 1) * plan.windows_per_pass, plan.windows);
-        EXPECT_GE(plan.chunks * plan.chunk_points, n);
-        EXPECT_EQ(plan.segments_per_window * plan.segment_buckets, plan.buckets_per_window);
-        EXPECT_TRUE(plan.max_entries <= kSortEntriesPerPass || plan.windows_per_pass == 1);
-        EXPECT_GE(plan.max_accumulate_threads * plan.entries_per_thread, plan.max_entries);
-        LayoutBuilder builder;
-        const MsmLayout l = layout_msm(plan, {96, 192, 48}, 12345, true, chunk != 0, builder);
-        std::vector<Region> regions = {
-            l.canonical,   l.keys[0],     l.keys[1],         l.values[0],       l.values[1],
-            l.nonzero,     l.sort_temp,   l.buckets,         l.partial_keys[0], l.partial_keys[1],
-            l.partials[0], l.partials[1], l.segment_sums[0], l.segment_sums[1], l.staging[0],
-            l.staging[1],  l.run_sums,    l.pair_suffixes,   l.pair_inverses};
-        EXPECT_EQ(plan.paired, paired);
-        if (paired) {
-          // Each thread's pairs have slots, and one launch's slots fit the scratch budget.
-          EXPECT_GE(plan.entries_per_thread, kPairedMinEntriesPerThread);
-          EXPECT_GE(2 * plan.pairs_per_thread, plan.entries_per_thread);
-          EXPECT_GE(plan.paired_slice_threads, 1u);
-          EXPECT_LE(plan.paired_slice_threads, plan.max_accumulate_threads);
-          EXPECT_LE(l.pair_suffixes.bytes,
-                    std::max(kPairedScratchBytes, plan.pairs_per_thread * 48));
-          EXPECT_EQ(l.pair_suffixes.bytes, plan.paired_slice_threads * plan.pairs_per_thread * 48);
-          EXPECT_GE(plan.entries_per_thread_for(1, kAccumulateThreads), kPairedMinEntriesPerThread);
-        } else {
-          EXPECT_EQ(l.pair_suffixes.bytes, 0u);
-          EXPECT_EQ(l.pair_inverses.bytes, 0u);
+      const MsmPlan plan = plan_msm(n, 255, {.chunk_points = chunk});
+      SCOPED_TRACE("n = " + std::to_string(n) + ", chunk = " + std::to_string(chunk));
+      EXPECT_GE(plan.c * plan.windows, 256u);  // 255 bits plus the final carry
+      EXPECT_GE(plan.passes * plan.windows_per_pass, plan.windows);
+      EXPECT_LT((plan.passes - 1) * plan.windows_per_pass, plan.windows);
+      EXPECT_GE(plan.chunks * plan.chunk_points, n);
+      EXPECT_EQ(plan.segments_per_window * plan.segment_buckets, plan.buckets_per_window);
+      EXPECT_TRUE(plan.max_entries <= kSortEntriesPerPass || plan.windows_per_pass == 1);
+      EXPECT_GE(plan.max_accumulate_threads * plan.entries_per_thread, plan.max_entries);
+      LayoutBuilder builder;
+      const MsmLayout l = layout_msm(plan, {96, 192}, 12345, true, chunk != 0, builder);
+      std::vector<Region> regions = {
+          l.canonical,   l.keys[0],     l.keys[1],         l.values[0],       l.values[1],
+          l.nonzero,     l.sort_temp,   l.buckets,         l.partial_keys[0], l.partial_keys[1],
+          l.partials[0], l.partials[1], l.segment_sums[0], l.segment_sums[1], l.staging[0],
+          l.staging[1],  l.run_sums};
+      EXPECT_EQ(plan.merged_passes, plan.chunks > 1);
+      EXPECT_EQ(l.run_sums.bytes, plan.merged_passes ? plan.pass_buckets() * 192 : 0);
+      // Unused regions (no staging for resident bases) are empty and may sit anywhere.
+      std::erase_if(regions, [](const Region& r) { return r.bytes == 0; });
+      std::sort(regions.begin(), regions.end(),
+                [](const Region& a, const Region& b) { return a.offset < b.offset; });
+      for (size_t i = 0; i < regions.size(); ++i) {
+        EXPECT_EQ(regions[i].offset % LayoutBuilder::kAlignment, 0u);
+        if (i + 1 < regions.size()) {
+          EXPECT_LE(regions[i].offset + regions[i].bytes, regions[i + 1].offset);
         }
-        EXPECT_EQ(plan.merged_passes, plan.chunks > 1);
-        EXPECT_EQ(l.run_sums.bytes, plan.merged_passes ? plan.pass_buckets() * 192 : 0);
-        // Unused regions (no staging for resident bases) are empty and may sit anywhere.
-        std::erase_if(regions, [](const Region& r) { return r.bytes == 0; });
-        std::sort(regions.begin(), regions.end(),
-                  [](const Region& a, const Region& b) { return a.offset < b.offset; });
-        for (size_t i = 0; i < regions.size(); ++i) {
-          EXPECT_EQ(regions[i].offset % LayoutBuilder::kAlignment, 0u);
-          if (i + 1 < regions.size()) {
-            EXPECT_LE(regions[i].offset + regions[i].bytes, regions[i + 1].offset);
-          }
-          EXPECT_LE(regions[i].offset + regions[i].bytes, l.total);
-        }
+        EXPECT_LE(regions[i].offset + regions[i].bytes, l.total);
       }
     }
   }
@@ -414,7 +395,7 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
     size_t chunk, sort_entries;
     bool shifted = false;
     size_t partials_per_thread = kPartialsPerThread;
-    bool compact = false;        // pairs from the scalar counts (MsmConfig::scalar_counts)
+    bool compact = false;  // pairs from the scalar counts (MsmConfig::scalar_counts)
     size_t segment_buckets = 0;  // 0: the tuning table
   };
   const std::vector<Case> cases = {
@@ -490,134 +471,6 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
     }
   }
   report("host pipeline emulation (buckets and total)", cases.size(), mismatches);
-}
-
-// The paired accumulation (thread_work.hpp: pair_suffix_products, one inversion,
-// accumulate_paired) over real BN254 G1 points, thread by thread as kernels::accumulate_paired
-// runs it (threads in slices sharing one scratch region), then the partial levels as run_msm
-// combines them. Runs of every length from 1 up, pairs of equal bases (tangents), of opposite
-// bases (sum infinity) and with infinity, range lengths odd and even, dead entries at the end:
-// every bucket must equal the direct sum of its entries.
-TEST(GpuMsmHost, PairedAccumulationEqualsTheBucketSums) {
-  using Curve = bn254::G1Curve;
-  using Affine = ec::Affine<Curve>;
-  using Jacobian = ec::Jacobian<Curve>;
-  using Xyzz = ec::Xyzz<Curve>;
-  using Field = Curve::Base;
-  auto rng = cuzk::test::rng("gpu-msm-paired");
-  // Bases: multiples of the generator, a few at infinity.
-  std::vector<Affine> bases;
-  Jacobian multiple = Jacobian::generator();
-  for (size_t i = 0; i < 97; ++i) {
-    bases.push_back(i % 13 == 5 ? Affine::infinity() : multiple.to_affine());
-    multiple = multiple + Jacobian::generator() + Jacobian::generator();
-  }
-  const uint32_t infinity_index = 5;
-  const KeyLayout layout{8, 1, 0};  // keys 1..128 are buckets 0..127
-  const size_t bucket_count = size_t(1) << (layout.c - 1);
-  std::vector<uint32_t> keys, values;
-  const auto entry = [&](uint32_t key, uint32_t index, bool negative) {
-    keys.push_back(key);
-    values.push_back(index | (negative ? kNegativeFlag : 0u));
-  };
-  const uint32_t run_lengths[] = {1, 2, 3, 4, 5, 7, 8, 16, 33, 100, 257, 0};
-  for (uint32_t key = 1; key <= bucket_count; ++key) {
-    if (key % 16 == 3) {  // the special pairs, each at both parities
-      const uint32_t i = 1 + uint32_t(rng() % 4);
-      entry(key, i, false);
-      entry(key, i, false);  // tangent
-      entry(key, i, true);
-      entry(key, i, false);  // opposite
-      entry(key, infinity_index, false);
-      entry(key, i + 1, true);  // infinity first
-      entry(key, i + 2, false);
-      entry(key, infinity_index, true);  // infinity second
-      entry(key, infinity_index, false);
-      entry(key, infinity_index, false);  // both
-      entry(key, i + 3, false);
-      entry(key, i + 3, false);
-      continue;
-    }
-    const uint32_t length = run_lengths[rng() % std::size(run_lengths)];
-    for (uint32_t k = 0; k < length; ++k) {
-      entry(key, uint32_t(rng() % bases.size()), rng() % 2 == 0);
-    }
-  }
-  const size_t live = keys.size();
-  for (int k = 0; k < 9; ++k) entry(layout.sentinel(), 0, false);  // zero digits, sorted last
-  const size_t entries = keys.size();
-
-  std::vector<Jacobian> expected(bucket_count, Jacobian::infinity());
-  for (size_t p = 0; p < live; ++p) {
-    const Affine base = work::signed_base(values.data(), bases.data(), p);
-    expected[layout.bucket(keys[p], 0)] = expected[layout.bucket(keys[p], 0)] + base;
-  }
-
-  size_t summed_pairs = 0, mismatches = 0, cases = 0;
-  for (size_t per_thread :
-       {size_t(1), size_t(2), size_t(3), size_t(7), size_t(64), size_t(513), entries}) {
-    for (size_t slice : {size_t(1), size_t(5), size_t(1) << 20}) {
-      SCOPED_TRACE("per_thread = " + std::to_string(per_thread) +
-                   ", slice = " + std::to_string(slice));
-      const size_t count = div_up(entries, per_thread);
-      const size_t slice_threads = std::min(slice, count);
-      std::vector<Xyzz> buckets(bucket_count, Xyzz::infinity());
-      std::vector<uint32_t> partial_keys[2] = {std::vector<uint32_t>(count),
-                                               std::vector<uint32_t>(count)};
-      std::vector<Xyzz> partials[2] = {std::vector<Xyzz>(count), std::vector<Xyzz>(count)};
-      std::vector<Field> suffixes(slice_threads * div_up(per_thread, 2));
-      std::vector<Field> inverses(slice_threads);
-      for (size_t first = 0; first < count; first += slice_threads) {
-        const size_t slice_end = std::min(count, first + slice_threads);
-        for (size_t t = first; t < slice_end; ++t) {  // kernels::pair_suffixes
-          const work::PairScratch<Field> scratch{suffixes.data(), slice_threads, t - first};
-          inverses[t - first] =
-              work::pair_suffix_products<Curve>(t * per_thread, per_thread, live, keys.data(),
-                                                values.data(), bases.data(), scratch)
-                  .inverse();
-        }
-        for (size_t t = first; t < slice_end; ++t) {  // kernels::accumulate_paired
-          const work::PairScratch<const Field> scratch{suffixes.data(), slice_threads, t - first};
-          const work::RunSink<Xyzz> sink{
-              buckets.data(),     layout, 0,          partial_keys[0].data(),
-              partials[0].data(), t,      count == 1, true};
-          work::accumulate_paired<Curve>(
-              t * per_thread, per_thread, live, keys.data(), values.data(), bases.data(), scratch,
-              work::RegisterField<Field>{inverses[t - first]}, sink, work::RegisterSum<Xyzz>{});
-        }
-      }
-      size_t level = count;
-      for (int src = 0; level > 1; src = 1 - src) {
-        const size_t next = div_up(level, kPartialsPerThread);
-        for (size_t t = 0; t < next; ++t) {
-          const work::RunSink<Xyzz> sink{
-              buckets.data(),           layout, 0,         partial_keys[1 - src].data(),
-              partials[1 - src].data(), t,      next == 1, false};
-          work::combine_partials<Xyzz>(t * kPartialsPerThread, kPartialsPerThread, level,
-                                       partial_keys[src].data(), partials[src].data(), sink);
-        }
-        level = next;
-      }
-      for (size_t b = 0; b < bucket_count; ++b) {
-        ++cases;
-        if (!(buckets[b].to_jacobian() == expected[b])) {
-          ++mismatches;
-          ADD_FAILURE() << "bucket " << b << " differs from its direct sum";
-        }
-      }
-      // The pairs the threads summed in affine coordinates (the path under test).
-      for (size_t t = 0; t < count; ++t) {
-        const size_t begin = t * per_thread, end = std::min(begin + per_thread, live);
-        for (size_t p = begin; p + 1 < end; p += 2) {
-          Field denominator;
-          summed_pairs += keys[p] == keys[p + 1] &&
-                          work::pair_denominator(values.data(), bases.data(), p, denominator);
-        }
-      }
-    }
-  }
-  EXPECT_GT(summed_pairs, live);
-  report("paired accumulation (buckets)", cases, mismatches);
 }
 
 TEST(GpuMsmHost, SelectionEmulationEqualsTheDirectSum) {

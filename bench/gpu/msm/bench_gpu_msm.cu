@@ -66,8 +66,7 @@ struct Options {
   size_t sort_entries_per_pass = 0;     // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
   size_t partials_per_thread = 0;       // MsmConfig::partials_per_thread (0: tuning.hpp)
   size_t segment_buckets = 0;           // MsmConfig::segment_buckets (0: tuning.hpp)
-  gm::SumStorage accumulate_sums = gm::kDefaultSumStorage;   // MsmConfig::accumulate_sums
-  gm::Accumulation accumulation = gm::kDefaultAccumulation;  // MsmConfig::accumulation
+  gm::SumStorage accumulate_sums = gm::kDefaultSumStorage;  // MsmConfig::accumulate_sums
   std::vector<unsigned> pinned_chunk_logs;  // streamed bases, chunks of 2^k points (0: default)
 };
 
@@ -81,7 +80,6 @@ gm::MsmConfig tuned_config(const Options& options, cudaStream_t stream) {
   config.partials_per_thread = options.partials_per_thread;
   config.segment_buckets = options.segment_buckets;
   config.accumulate_sums = options.accumulate_sums;
-  config.accumulation = options.accumulation;
   return config;
 }
 
@@ -145,7 +143,6 @@ nlohmann::json result_row(const char* curve, const char* op, unsigned log_n,
   if (options.partials_per_thread != 0) row["partials_per_thread"] = options.partials_per_thread;
   if (options.segment_buckets != 0) row["segment_buckets"] = options.segment_buckets;
   row["accumulate_sums"] = gm::sum_storage_name(options.accumulate_sums);
-  row["accumulation"] = gm::accumulation_name(options.accumulation);
   return row;
 }
 
@@ -374,11 +371,6 @@ int main(int argc, char** argv) {
                  "where accumulation keeps its running sums: shared (default), registers")
       ->transform(CLI::CheckedTransformer(std::map<std::string, gm::SumStorage>{
           {"registers", gm::SumStorage::kRegisters}, {"shared", gm::SumStorage::kShared}}));
-  app.add_option(
-         "--accumulation", options.accumulation,
-         "how runs are summed: xyzz (XYZZ additions), paired_affine (pairs in affine first)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, gm::Accumulation>{
-          {"xyzz", gm::Accumulation::kXyzz}, {"paired_affine", gm::Accumulation::kPairedAffine}}));
   app.add_option("--pinned-chunks", options.pinned_chunk_logs,
                  "also msm on bases in pinned host memory, chunks of 2^k points (0: default)")
       ->delimiter(',');

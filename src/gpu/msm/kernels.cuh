@@ -16,9 +16,7 @@
 //                    equal keys, whatever the buckets' lengths (skewed scalars do not
 //                    serialize): runs that begin inside the range go into their bucket, the run
 //                    the range begins with (possibly begun earlier) into a partial slot;
-//                    accumulate_shared is the same with the running sums in shared memory;
-//                    pair_suffixes + accumulate_paired sum pairs of entries of a run in
-//                    affine coordinates first, with one inversion per thread (thread_work.hpp)
+//                    accumulate_shared is the same with the running sums in shared memory
 //   combine_partials the partial slots, the same way, 8 per thread, level after level, until
 //                    one thread is left, whose first run goes into its bucket as well
 //   merge_run_sums   when buckets outlive a pass (shifted bases, staged chunks): the pass's
@@ -189,77 +187,6 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
   work::accumulate<ec::Xyzz<Curve>, ec::Affine<Curve>, SharedSum<Curve>>(
       t * per_thread, per_thread, *nonzero, keys, values, bases, sink,
       SharedSum<Curve>{sums + threadIdx.x});
-}
-
-// A field element of each thread of a block in shared memory, word-major like SharedSum.
-template <class Field>
-struct SharedField {
-  static_assert(sizeof(Field) % sizeof(uint64_t) == 0);
-  static constexpr unsigned kWords = sizeof(Field) / sizeof(uint64_t);
-  volatile uint64_t* words;  // this thread's word 0
-  __device__ Field get() const {
-    Field f;
-    auto* out = reinterpret_cast<uint64_t*>(&f);
-    for (unsigned i = 0; i < kWords; ++i) out[i] = words[i * kThreadsPerBlock];
-    return f;
-  }
-  __device__ void set(const Field& f) const {
-    const auto* in = reinterpret_cast<const uint64_t*>(&f);
-    for (unsigned i = 0; i < kWords; ++i) words[i * kThreadsPerBlock] = in[i];
-  }
-};
-
-// Paired accumulation (thread_work.hpp), steps 1 and 2 for threads [first_thread, threads):
-// each thread's suffix products into `suffixes` (column t − first_thread of a launch of
-// slice_threads) and the inverse of their product into inverses[t − first_thread]. A kernel of
-// its own: few registers (kPairSuffixesMinBlocks blocks per SM), so many warps hide the latency
-// of its gathers.
-template <class Curve>
-__global__ void __launch_bounds__(kThreadsPerBlock, kPairSuffixesMinBlocks)
-    pair_suffixes(const uint32_t* keys, const uint32_t* values, const uint32_t* nonzero,
-                  size_t per_thread, size_t first_thread, size_t threads, size_t slice_threads,
-                  const ec::Affine<Curve>* bases, typename Curve::Base* suffixes,
-                  typename Curve::Base* inverses) {
-  const size_t local = thread_index();
-  const size_t t = first_thread + local;
-  if (t >= threads) return;
-  const work::PairScratch<typename Curve::Base> scratch{suffixes, slice_threads, local};
-  inverses[local] = work::pair_suffix_products<Curve>(t * per_thread, per_thread, *nonzero, keys,
-                                                      values, bases, scratch)
-                        .inverse();
-}
-
-// Step 3 for the same threads, its sums and (where they fit) the inverse it carries in shared
-// memory.
-template <class Curve, unsigned kMinBlocks>
-__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
-    accumulate_paired(const uint32_t* keys, const uint32_t* values, const uint32_t* nonzero,
-                      size_t per_thread, size_t first_thread, size_t threads, size_t slice_threads,
-                      const ec::Affine<Curve>* bases, const typename Curve::Base* suffixes,
-                      const typename Curve::Base* inverses, work::RunSink<ec::Xyzz<Curve>> sink) {
-  using Field = typename Curve::Base;
-  // The inverse goes to shared memory where both fit a block's 48 KiB of static shared memory
-  // (not beside BLS12-381 G2's 48 KiB of sums).
-  constexpr size_t kSumWords = SharedSum<Curve>::kWords * kThreadsPerBlock;
-  constexpr size_t kInverseWords = SharedField<Field>::kWords * kThreadsPerBlock;
-  constexpr bool kSharedInverse = (kSumWords + kInverseWords) * sizeof(uint64_t) <= 48 * 1024;
-  __shared__ uint64_t sums[kSumWords];
-  __shared__ uint64_t shared_inverses[kSharedInverse ? kInverseWords : 1];
-  const size_t local = thread_index();
-  const size_t t = first_thread + local;
-  if (t >= threads) return;
-  sink.slot = t;
-  const work::PairScratch<const Field> scratch{suffixes, slice_threads, local};
-  const SharedSum<Curve> sum{sums + threadIdx.x};
-  if constexpr (kSharedInverse) {
-    const SharedField<Field> inverse{shared_inverses + threadIdx.x};
-    inverse.set(inverses[local]);
-    work::accumulate_paired<Curve>(t * per_thread, per_thread, *nonzero, keys, values, bases,
-                                   scratch, inverse, sink, sum);
-  } else {
-    work::accumulate_paired<Curve>(t * per_thread, per_thread, *nonzero, keys, values, bases,
-                                   scratch, work::RegisterField<Field>{inverses[local]}, sink, sum);
-  }
 }
 
 template <class Curve>

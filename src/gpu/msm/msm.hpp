@@ -75,10 +75,6 @@ struct MsmConfig {
   size_t accumulate_threads = 0;
   unsigned accumulate_min_blocks = 0;
   SumStorage accumulate_sums = kDefaultSumStorage;
-  // XYZZ additions of every entry, or pairs of entries summed in affine coordinates first
-  // (tuning.hpp Accumulation; pairs keep their sums in shared memory, whatever
-  // accumulate_sums says).
-  Accumulation accumulation = kDefaultAccumulation;
   // msm only (device memory, one entry per base): base i pairs with scalars[scalar_index[i]],
   // so the scalars may be a longer vector read sparsely, as a proving key that leaves out the
   // points at infinity pairs its remaining points with the witness. Every entry must be less

@@ -77,7 +77,7 @@ inline void check_stream(const char* what, const MsmConfig& config) {
 
 template <class Curve>
 PointSizes point_sizes() {
-  return {sizeof(ec::Affine<Curve>), sizeof(ec::Xyzz<Curve>), sizeof(typename Curve::Base)};
+  return {sizeof(ec::Affine<Curve>), sizeof(ec::Xyzz<Curve>)};
 }
 
 inline size_t radix_sort_bytes(size_t entries, int end_bit) {
@@ -153,9 +153,6 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
   request.segment_buckets = config.segment_buckets;
   request.group = group_of<Curve>();
   request.density = density;
-  if (config.accumulation == Accumulation::kPairedAffine) {
-    request.paired_field_bytes = sizeof(typename Curve::Base);
-  }
   s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
   LayoutBuilder builder;
   s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan),
@@ -195,43 +192,6 @@ inline int shared_carveout_percent(const void* kernel) {
   const int blocks = registers / std::max(1, attributes.numRegs * int(kThreadsPerBlock));
   const int needed = blocks * (int(attributes.sharedSizeBytes) + 1024);  // 1 KiB reserved/block
   return std::clamp((100 * needed + shared - 1) / shared, 1, 100);
-}
-
-// The paired accumulation of threads [0, threads) in launches of plan.paired_slice_threads
-// (the suffix products' room), each pair_suffixes then accumulate_paired of bound `min_blocks` (one
-// of kPairedOccupancies).
-template <class Curve, size_t kIndex = 0>
-void launch_accumulate_paired(unsigned min_blocks, const MsmPlan& plan, cudaStream_t stream,
-                              const uint32_t* keys, const uint32_t* values, const uint32_t* nonzero,
-                              size_t per_thread, size_t threads, const ec::Affine<Curve>* bases,
-                              typename Curve::Base* suffixes, typename Curve::Base* inverses,
-                              const work::RunSink<ec::Xyzz<Curve>>& sink) {
-  constexpr unsigned kBound = kPairedOccupancies[kIndex];
-  if constexpr (kIndex + 1 < std::size(kPairedOccupancies)) {
-    if (min_blocks != kBound) {
-      launch_accumulate_paired<Curve, kIndex + 1>(min_blocks, plan, stream, keys, values, nonzero,
-                                                  per_thread, threads, bases, suffixes, inverses,
-                                                  sink);
-      return;
-    }
-  } else if (min_blocks != kBound) {
-    CUZK_INVALID_INPUT("gpu msm: no paired accumulation kernel for " + std::to_string(min_blocks) +
-                       " blocks per SM");
-  }
-  const auto kernel = kernels::accumulate_paired<Curve, kBound>;
-  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                  shared_carveout_percent(reinterpret_cast<const void*>(kernel))));
-  for (size_t first = 0; first < threads; first += plan.paired_slice_threads) {
-    const size_t end = std::min(threads, first + plan.paired_slice_threads);
-    kernels::pair_suffixes<Curve><<<blocks_for(end - first), kThreadsPerBlock, 0, stream>>>(
-        keys, values, nonzero, per_thread, first, end, plan.paired_slice_threads, bases, suffixes,
-        inverses);
-    CUZK_CHECK_LAUNCH();
-    kernel<<<blocks_for(end - first), kThreadsPerBlock, 0, stream>>>(
-        keys, values, nonzero, per_thread, first, end, plan.paired_slice_threads, bases, suffixes,
-        inverses, sink);
-    CUZK_CHECK_LAUNCH();
-  }
 }
 
 // The accumulation launch with the kernel of bound `min_blocks` (validated by
@@ -280,8 +240,9 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   // The scalar counts (compact pairs, the sparse window table): plain msm only, not the
   // classified path's index map nor a shifted table.
   const bool counted = config.scalar_counts.has_value() && index_map == nullptr && shifted_c == 0;
-  const MsmSetup setup = setup_msm<Curve>(
-      n, config, shifted_c, counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense);
+  const MsmSetup setup =
+      setup_msm<Curve>(n, config, shifted_c,
+                       counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense);
   const MsmPlan& plan = setup.plan;
   const MsmLayout& l = setup.layout;
   check_workspace("gpu msm", workspace, l.total);
@@ -320,8 +281,6 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
                        carve<Xyzz>(workspace, l.partials[1])};
   uint32_t* nonzero = carve<uint32_t>(workspace, l.nonzero);
   void* sort_temp = carve<void>(workspace, l.sort_temp);
-  auto* pair_suffixes = carve<typename Curve::Base>(workspace, l.pair_suffixes);
-  auto* pair_inverses = carve<typename Curve::Base>(workspace, l.pair_inverses);
 
   const bool pinned = config.bases == Location::kPinnedHost;
   ChunkStager stager(config, carve<std::byte>(workspace, l.staging[0]),
@@ -382,16 +341,10 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       // to the run sums (indexed from the pass's first window), merged after the pass.
       const unsigned sink_window = plan.merged_passes ? 0 : first_window;
       size_t count = div_up(entries, per_thread);
-      const work::RunSink<Xyzz> sink{run_sums,    layout, sink_window, partial_keys[0],
-                                     partials[0], 0,      count == 1,  true};
-      if (plan.paired) {
-        launch_accumulate_paired<Curve>(min_blocks, plan, stream, keys[1], values[1], nonzero,
-                                        per_thread, count, chunk_bases, pair_suffixes,
-                                        pair_inverses, sink);
-      } else {
-        launch_accumulate<Curve>(min_blocks, shared_sums, blocks_for(count), stream, keys[1],
-                                 values[1], nonzero, per_thread, count, chunk_bases, sink);
-      }
+      launch_accumulate<Curve>(min_blocks, shared_sums, blocks_for(count), stream, keys[1],
+                               values[1], nonzero, per_thread, count, chunk_bases,
+                               work::RunSink<Xyzz>{run_sums, layout, sink_window, partial_keys[0],
+                                                   partials[0], 0, count == 1, true});
       for (int src = 0; count > 1; src = 1 - src) {
         const size_t next = div_up(count, plan.partials_per_thread);
         kernels::combine_partials<Curve><<<blocks_for(next), kThreadsPerBlock, 0, stream>>>(

@@ -35,13 +35,6 @@ struct MsmPlan {
   size_t entries_per_thread = 0;   // accumulation: sorted entries per thread
   size_t max_accumulate_threads = 0;
   size_t partials_per_thread = 0;  // combining levels: partials summed per thread
-  // Paired accumulation (tuning.hpp Accumulation::kPairedAffine): the fewest entries a thread
-  // takes, the pair slots of a thread's suffix products, and the threads of one launch (whose
-  // suffix products fill the scratch region).
-  bool paired = false;
-  size_t min_entries_per_thread = kMinEntriesPerThread;
-  size_t pairs_per_thread = 0;
-  size_t paired_slice_threads = 0;
 
   size_t entries(size_t chunk_size, unsigned windows_in_pass) const {
     return chunk_size * windows_in_pass;
@@ -57,7 +50,7 @@ struct MsmPlan {
   // MsmConfig::scalar_counts): spread over about `aimed_threads` threads again, never more
   // threads than the planned partial slots hold.
   size_t entries_per_thread_for(size_t entries_count, size_t aimed_threads) const {
-    return std::max({min_entries_per_thread,
+    return std::max({kMinEntriesPerThread,
                      div_up(entries_count, std::max<size_t>(1, aimed_threads)),
                      div_up(entries_count, std::max<size_t>(1, max_accumulate_threads))});
   }
@@ -74,11 +67,8 @@ struct PlanRequest {
   size_t accumulate_threads = kAccumulateThreads;   // aimed-at threads per accumulation launch
   size_t partials_per_thread = kPartialsPerThread;  // at least 2
   size_t segment_buckets = 0;  // a power of two; 0: segment_buckets_for (tuning.hpp)
-  Group group = Group::kG1;    // with density, picks the window table
+  Group group = Group::kG1;                         // with density, picks the window table
   ScalarDensity density = ScalarDensity::kDense;
-  // Paired accumulation: the bytes of a coordinate's field element (the suffix products');
-  // 0 for XYZZ accumulation.
-  size_t paired_field_bytes = 0;
 };
 
 inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& request) {
@@ -116,7 +106,9 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   plan.merged_passes = plan.chunks > 1 || (shifted && plan.passes > 1);
   plan.buckets_per_window = size_t(1) << (plan.c - 1);
   const size_t segment_buckets =
-      request.segment_buckets != 0 ? request.segment_buckets : segment_buckets_for(request.group);
+      request.segment_buckets != 0
+          ? request.segment_buckets
+          : segment_buckets_for(request.group);
   if (!std::has_single_bit(segment_buckets)) {
     CUZK_INVALID_INPUT("gpu msm: " + std::to_string(segment_buckets) +
                        " buckets per reduction segment; a power of two is needed");
@@ -124,19 +116,10 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   plan.segment_buckets = std::min(segment_buckets, plan.buckets_per_window);
   plan.segments_per_window = plan.buckets_per_window / plan.segment_buckets;
   plan.max_entries = plan.entries(plan.chunk_points, plan.windows_per_pass);
-  plan.paired = request.paired_field_bytes != 0;
-  plan.min_entries_per_thread = plan.paired ? kPairedMinEntriesPerThread : kMinEntriesPerThread;
   plan.entries_per_thread =
-      std::max(plan.min_entries_per_thread,
+      std::max(kMinEntriesPerThread,
                div_up(plan.max_entries, std::max<size_t>(1, request.accumulate_threads)));
   plan.max_accumulate_threads = plan.accumulate_threads(plan.max_entries);
-  if (plan.paired) {
-    // Every pass's entries per thread are at most the planned ones (entries_per_thread_for).
-    plan.pairs_per_thread = div_up(plan.entries_per_thread, 2);
-    plan.paired_slice_threads = std::max<size_t>(
-        1, std::min(kPairedScratchBytes / (plan.pairs_per_thread * request.paired_field_bytes),
-                    plan.max_accumulate_threads));
-  }
   if (request.partials_per_thread < 2) {
     CUZK_INVALID_INPUT("gpu msm: " + std::to_string(request.partials_per_thread) +
                        " partials per combining thread; at least 2 are needed");
@@ -170,7 +153,6 @@ class LayoutBuilder {
 struct PointSizes {
   size_t affine;
   size_t xyzz;
-  size_t field;  // one coordinate
 };
 
 struct MsmLayout {
@@ -181,8 +163,6 @@ struct MsmLayout {
   Region buckets;                       // bucket_sets × buckets_per_window XYZZ
   Region run_sums;                      // one pass's buckets (merged_passes only)
   Region partial_keys[2], partials[2];  // bucket pieces cut between threads, two levels
-  Region pair_suffixes;                 // paired accumulation: one launch's suffix products
-  Region pair_inverses;                 // and the inverses of its threads' products
   Region segment_sums[2];               // bucket reduction rounds
   Region staging[2];                    // pinned bases: chunks in flight
   size_t total = 0;
@@ -205,10 +185,6 @@ inline MsmLayout layout_msm(const MsmPlan& plan, PointSizes sizes, size_t sort_t
   for (int i = 0; i < 2; ++i) {
     l.partial_keys[i] = builder.take(level_sizes[i] * 4);
     l.partials[i] = builder.take(level_sizes[i] * sizes.xyzz);
-  }
-  if (plan.paired) {
-    l.pair_suffixes = builder.take(plan.paired_slice_threads * plan.pairs_per_thread * sizes.field);
-    l.pair_inverses = builder.take(plan.paired_slice_threads * sizes.field);
   }
   l.segment_sums[0] = builder.take(plan.bucket_sets * plan.segments_per_window * sizes.xyzz);
   l.segment_sums[1] =

@@ -5,16 +5,12 @@
 // integers mod r as "points" and checks every bucket and the final sum exactly).
 //
 // Point types: Bucket has infinity(), add(Base) (mixed), operator+(Bucket), dbl(); Base has
-// unary minus. For the device these are ec::Xyzz<Curve> and ec::Affine<Curve>; the paired
-// accumulation, whose affine sums need real points, takes those alone.
+// unary minus. For the device these are ec::Xyzz<Curve> and ec::Affine<Curve>.
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 
-#include "ec/affine.hpp"
-#include "ec/affine_addition.hpp"
-#include "ec/xyzz.hpp"
 #include "gpu/msm/digits.hpp"
 #include "gpu/msm/tuning.hpp"
 #include "util/hd.hpp"
@@ -123,15 +119,6 @@ struct RegisterSum {
   CUZK_HD Bucket value() const { return acc; }
 };
 
-// The base of sorted entry p, negated for a negative digit.
-template <class Base>
-CUZK_HD Base signed_base(const uint32_t* values, const Base* bases, size_t p) {
-  const uint32_t v = values[p];
-  Base base = bases[v & kMaxBaseIndex];
-  if (v & kNegativeFlag) base = -base;
-  return base;
-}
-
 // Accumulation thread: sorted entries [begin, min(begin + per_thread, live_end)), each adding
 // its base (negated for a negative digit) to the sum of its run.
 template <class Bucket, class Base, class Sum = RegisterSum<Bucket>>
@@ -154,140 +141,10 @@ CUZK_HD void accumulate(size_t begin, size_t per_thread, size_t live_end, const 
       key = k;
       sum.reset();
     }
-    sum.add(signed_base(values, bases, p));
-  }
-  sink.emit(first_run, key, sum.value());
-}
-
-// --- Paired accumulation (tuning.hpp Accumulation::kPairedAffine) ---------------------------
-// The thread's range [begin, end) is read in pairs (begin + 2j, begin + 2j + 1), j < (end −
-// begin)/2, fixed by position alone so that a pass from either end finds the same pairs. A
-// pair is *summed* when both entries have one key and neither base is infinity: its two bases
-// are added in affine coordinates (ec::affine_sum) and the sum enters the run's XYZZ sum with
-// one mixed addition instead of two. The slopes' denominators of all the thread's summed pairs
-// are inverted together (Montgomery's trick):
-//   1. pair_suffix_products, from the last pair back: scratch slot j of a summed pair gets the
-//      product of the denominators of the summed pairs after it; returns the product of all;
-//   2. the thread inverts that product (one inversion);
-//   3. accumulate_paired, from the first pair on, holding the inverse of the product of the
-//      denominators not yet used: times slot j it is pair j's inverse denominator, times
-//      pair j's denominator it moves past pair j.
-// A run of odd length, or one whose start is odd in the range, leaves one entry unpaired,
-// added alone. Pairs of one key whose bases are opposite take the denominator 1 (their sum is
-// infinity), equal bases 2y (a tangent): ec/affine_addition.hpp.
-
-// Pair j's slot of a thread's suffix products: word-major across the launch's threads
-// (slot j of thread s at j·stride + s), so that a warp's stores and loads are coalesced.
-template <class Field>
-struct PairScratch {
-  Field* data;
-  size_t stride;  // threads of the launch
-  size_t slot;    // this thread's column
-  CUZK_HD Field& at(size_t j) const { return data[j * stride + slot]; }
-};
-
-// Whether pair (p, p + 1), of one key, is summed, and if so its denominator. The x
-// coordinates alone decide the common case (distinct x, neither 0, so neither base is
-// infinity); the rest loads both signed points.
-template <class Curve>
-CUZK_HD bool pair_denominator(const uint32_t* values, const ec::Affine<Curve>* bases, size_t p,
-                              typename Curve::Base& denominator) {
-  using Field = typename Curve::Base;
-  const Field xa = bases[values[p] & kMaxBaseIndex].x;
-  const Field xb = bases[values[p + 1] & kMaxBaseIndex].x;
-  if (xa != xb && !xa.is_zero() && !xb.is_zero()) {
-    denominator = xb - xa;
-    return true;
-  }
-  const ec::Affine<Curve> a = signed_base(values, bases, p);
-  const ec::Affine<Curve> b = signed_base(values, bases, p + 1);
-  if (a.is_infinity() || b.is_infinity()) return false;
-  denominator = ec::affine_sum_denominator(a, b);
-  return true;
-}
-
-// Step 1 over the range [begin, min(begin + per_thread, live_end)).
-template <class Curve>
-CUZK_HD typename Curve::Base pair_suffix_products(
-    size_t begin, size_t per_thread, size_t live_end, const uint32_t* keys, const uint32_t* values,
-    const ec::Affine<Curve>* bases, const PairScratch<typename Curve::Base>& scratch) {
-  using Field = typename Curve::Base;
-  Field product = Field::one();
-  if (begin >= live_end) return product;
-  const size_t end = begin + per_thread < live_end ? begin + per_thread : live_end;
-  for (size_t j = (end - begin) / 2; j-- > 0;) {
-    const size_t p = begin + 2 * j;
-    if (keys[p] != keys[p + 1]) continue;
-    Field denominator;
-    if (!pair_denominator(values, bases, p, denominator)) continue;
-    scratch.at(j) = product;
-    product = product * denominator;
-  }
-  return product;
-}
-
-// The inverse a paired accumulation thread carries along, in registers. The device keeps it in
-// shared memory (kernels.cuh SharedField), out of the registers the additions need.
-template <class Field>
-struct RegisterField {
-  Field value;
-  CUZK_HD Field get() const { return value; }
-  CUZK_HD void set(const Field& f) { value = f; }
-};
-
-// Step 3: accumulate's work over the same range, pairs summed in affine coordinates;
-// `inverse` holds the inverse of step 1's product.
-template <class Curve, class Sum, class Inverse>
-CUZK_HD void accumulate_paired(size_t begin, size_t per_thread, size_t live_end,
-                               const uint32_t* keys, const uint32_t* values,
-                               const ec::Affine<Curve>* bases,
-                               const PairScratch<const typename Curve::Base>& scratch,
-                               Inverse inverse, const RunSink<ec::Xyzz<Curve>>& sink, Sum sum) {
-  using Field = typename Curve::Base;
-  using Base = ec::Affine<Curve>;
-  if (begin >= live_end) {
-    sink.empty();
-    return;
-  }
-  const size_t end = begin + per_thread < live_end ? begin + per_thread : live_end;
-  uint32_t key = keys[begin];
-  sum.reset();
-  bool first_run = true;
-  // Entry of key k next: a new run when k differs from the current one.
-  const auto enter = [&](uint32_t k) {
-    if (k != key) {
-      sink.emit(first_run, key, sum.value());
-      first_run = false;
-      key = k;
-      sum.reset();
-    }
-  };
-  // Every iteration adds one affine point to the sum, so that the lanes of a warp run the
-  // mixed addition together: a's alone or the pair's sum; when b begins a new run, the sum is
-  // emitted after it and restarts from b (no addition: the sum is at infinity). Only the
-  // affine sum, the emits and the restarts diverge.
-  for (size_t p = begin, j = 0; p < end; p += 2, ++j) {
-    enter(keys[p]);
-    Base a = signed_base(values, bases, p);
-    const bool has_next = p + 1 < end;
-    const uint32_t k_next = has_next ? keys[p + 1] : key;
-    const bool split = k_next != key;
-    if (has_next && !split) {
-      const Base b = signed_base(values, bases, p + 1);
-      if (a.is_infinity()) {
-        a = b;
-      } else if (!b.is_infinity()) {
-        const Field denominator = ec::affine_sum_denominator(a, b);
-        const Field pair_inverse = inverse.get() * scratch.at(j);
-        inverse.set(inverse.get() * denominator);
-        a = ec::affine_sum(a, b, pair_inverse);
-      }
-    }
-    sum.add(a);
-    if (split) {  // b is read again rather than kept across the addition
-      enter(k_next);
-      sum.add(signed_base(values, bases, p + 1));
-    }
+    const uint32_t v = values[p];
+    Base base = bases[v & kMaxBaseIndex];
+    if (v & kNegativeFlag) base = -base;
+    sum.add(base);
   }
   sink.emit(first_run, key, sum.value());
 }

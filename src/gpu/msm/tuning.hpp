@@ -209,33 +209,6 @@ constexpr const char* sum_storage_name(SumStorage storage) {
 // runs within 0.3 ms.
 inline constexpr SumStorage kDefaultSumStorage = SumStorage::kShared;
 
-// How the accumulation adds a run's entries: each into the run's XYZZ sum (8M + 2S a mixed
-// addition), or in pairs (thread_work.hpp accumulate_paired): two consecutive entries of one
-// run summed in affine coordinates first (2M + 1S, plus 3M for their share of a Montgomery
-// batch inversion of all the thread's pair denominators, and the inversion itself, ≈ 570
-// products with Fermat, over ≥ kPairedMinEntriesPerThread / 2 pairs), then one mixed
-// addition for the pair: ≈ 16.5 products per two entries against 20.
-enum class Accumulation { kXyzz, kPairedAffine };
-
-constexpr const char* accumulation_name(Accumulation accumulation) {
-  return accumulation == Accumulation::kXyzz ? "xyzz" : "paired_affine";
-}
-
-inline constexpr Accumulation kDefaultAccumulation = Accumulation::kXyzz;
-
-// Paired accumulation: entries per thread at least this (the inversion's share per pair is
-// ≈ 570 / (entries / 2) products), and the suffix products of the pairs' denominators (one
-// field element per pair of a launch's threads) kept within this many bytes of workspace: a
-// pass whose threads need more is accumulated in several launches over consecutive threads.
-inline constexpr size_t kPairedMinEntriesPerThread = 1024;
-inline constexpr size_t kPairedScratchBytes = size_t(32) << 30;
-// The paired kernel is compiled for these occupancy bounds only (MsmConfig::accumulate_min_blocks
-// picks one; kAccumulateOccupancies above are the XYZZ kernel's).
-inline constexpr unsigned kPairedOccupancies[] = {3, 4};
-// Blocks per SM the registers of the paired accumulation's first kernel (suffix products and
-// inversion, kernels.cuh pair_suffixes) must allow.
-inline constexpr unsigned kPairSuffixesMinBlocks = 6;
-
 // Partial sums of buckets cut between threads are combined in levels: each level's thread adds
 // kPartialsPerThread consecutive partials (one level per factor of 8 in the thread count). A
 // level's threads add their partials one after another, so a small fan-in means more threads
