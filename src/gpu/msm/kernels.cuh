@@ -22,7 +22,7 @@
 //   merge_run_sums   when buckets outlive a pass (shifted bases, staged chunks): the pass's
 //                    run sums (where the two steps above wrote) added into the buckets
 //   reduce_segments  per (window, segment of 32 buckets): Σ_j (j + 1)·B_j by running sums
-//   sum_groups       segment results summed 32 at a time down to one per window
+//   sum_groups       segment results summed 32 at a time (a warp's tree) down to one per window
 //   horner           Σ_w 2^(cw)·S_w (plus an optional addend) into the Jacobian result
 // A bucket receives at most one read-modify-write per launch, from the thread in whose range
 // its run (or run of partials) begins, so no atomics are needed; launches on one stream are
@@ -218,14 +218,35 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
       work::reduce_segment(buckets + t * segment_buckets, segment_buckets, t % segments_per_window);
 }
 
-// out[g] = Σ in[g·group, min((g + 1)·group, count)).
+// p's 64-bit words from the lane `offset` above in the warp (all 32 lanes take part).
+template <class Point>
+__device__ Point shuffle_down(const Point& p, unsigned offset) {
+  static_assert(sizeof(Point) % sizeof(uint64_t) == 0);
+  Point out;
+  const auto* in = reinterpret_cast<const unsigned long long*>(&p);
+  auto* words = reinterpret_cast<unsigned long long*>(&out);
+  for (size_t i = 0; i < sizeof(Point) / sizeof(uint64_t); ++i) {
+    words[i] = __shfl_down_sync(0xffffffffu, in[i], offset);
+  }
+  return out;
+}
+
+// out[g] = Σ in[g·group, min((g + 1)·group, count)), group ≤ 32, by warp g: one element a lane,
+// added in a tree across the lanes (5 additions in sequence; a thread adding the group's
+// elements one after another took group − 1, and these levels are latency-bound tails: few
+// groups, one thread's chain of additions each).
 template <class Point>
 __global__ void __launch_bounds__(kThreadsPerBlock)
     sum_groups(const Point* in, size_t count, size_t group, Point* out) {
-  const size_t g = thread_index();
+  static_assert(kThreadsPerBlock % 32 == 0, "whole warps: every lane takes part in the shuffles");
+  const size_t g = thread_index() / 32;
+  const unsigned lane = threadIdx.x % 32;
   const size_t begin = g * group;
-  if (begin >= count) return;
-  out[g] = work::sum_range(in, begin, begin + group < count ? begin + group : count);
+  if (begin >= count) return;  // the whole warp: g is the same for its lanes
+  const size_t i = begin + lane;
+  Point acc = lane < group && i < count ? in[i] : Point::infinity();
+  for (unsigned offset = 16; offset > 0; offset /= 2) acc = acc + shuffle_down(acc, offset);
+  if (lane == 0) out[g] = acc;
 }
 
 // *result = Σ_w 2^(c·w)·window_sums[w] (+ *addend): Horner from the top window, doubling in

@@ -240,9 +240,8 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   // The scalar counts (compact pairs, the sparse window table): plain msm only, not the
   // classified path's index map nor a shifted table.
   const bool counted = config.scalar_counts.has_value() && index_map == nullptr && shifted_c == 0;
-  const MsmSetup setup =
-      setup_msm<Curve>(n, config, shifted_c,
-                       counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense);
+  const MsmSetup setup = setup_msm<Curve>(
+      n, config, shifted_c, counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense);
   const MsmPlan& plan = setup.plan;
   const MsmLayout& l = setup.layout;
   check_workspace("gpu msm", workspace, l.total);
@@ -377,7 +376,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   while (per_window > 1) {
     const size_t group = std::min(kSumGroup, per_window);  // both powers of two
     const size_t count = plan.bucket_sets * per_window;
-    kernels::sum_groups<Xyzz><<<blocks_for(count / group), kThreadsPerBlock, 0, stream>>>(
+    kernels::sum_groups<Xyzz><<<blocks_for(count / group * 32), kThreadsPerBlock, 0, stream>>>(
         sums[src], count, group, sums[1 - src]);
     CUZK_CHECK_LAUNCH();
     per_window /= group;
@@ -423,7 +422,7 @@ void run_selection(const ec::Affine<Curve>* bases, size_t n, const uint64_t* sel
   int src = 0;
   while (count > 1) {
     const size_t next = div_up(count, kSumGroup);
-    kernels::sum_groups<Xyzz><<<blocks_for(next), kThreadsPerBlock, 0, stream>>>(
+    kernels::sum_groups<Xyzz><<<blocks_for(next * 32), kThreadsPerBlock, 0, stream>>>(
         partials[src], count, kSumGroup, partials[1 - src]);
     CUZK_CHECK_LAUNCH();
     count = next;

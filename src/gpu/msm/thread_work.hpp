@@ -212,14 +212,6 @@ CUZK_HD Bucket reduce_segment(const Bucket* segment, size_t segment_buckets, siz
   return sum + small_multiple(running, uint64_t(s) * segment_buckets);
 }
 
-// Σ in[begin, end).
-template <class Point>
-CUZK_HD Point sum_range(const Point* in, size_t begin, size_t end) {
-  Point acc = in[begin];
-  for (size_t i = begin + 1; i < end; ++i) acc = acc + in[i];
-  return acc;
-}
-
 // Σ of the selected bases among kSelectionWordsPerThread bitmap words from base `first` (a
 // multiple of 64); `bases` holds the bases from `bases_first` on; bits at or past n are ignored.
 // One loop over the thread's set bits, whichever word they are in: a warp runs as many

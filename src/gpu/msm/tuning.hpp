@@ -228,7 +228,7 @@ inline constexpr size_t kPartialsPerThread = 8;
 // 2^24 349.9 / 352.2 / 358.0 / 370.0 (G2, whose additions cost ~3 G1 ones, presumably feels
 // the longer per-thread chains first).
 constexpr size_t segment_buckets_for(Group group) { return group == Group::kG2 ? 32 : 64; }
-inline constexpr size_t kSumGroup = 32;
+inline constexpr size_t kSumGroup = 32;  // a warp's lanes (kernels.cuh sum_groups)
 
 // Batch addition of selected bases: each thread sums the bases of kSelectionWordsPerThread
 // bitmap words (64 bases each).
