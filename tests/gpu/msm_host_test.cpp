@@ -293,7 +293,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
         }
       } else {
         for (size_t i = 0; i < size; ++i) {
-          work::digits(scalars[first].limb, 4, size, i, true, uint32_t(i), layout, first_window,
+          work::digits(scalars[first + i].limb, 4, size, i, true, uint32_t(i), layout, first_window,
                        keys.data(), values.data());
         }
       }

@@ -4,7 +4,8 @@
 //
 // Pipeline of one MSM (msm_impl.cuh enqueues it):
 //   to_canonical     Montgomery scalars → integers, gathered through MsmConfig::scalar_index
-//                    (skipped for canonical input without an index)
+//                    (skipped for canonical input without an index, and where digits makes
+//                    the integers itself: digits_from_montgomery)
 //   digits           per (scalar, window of the pass): sort key and value (digits.hpp)
 //   CUB radix sort   by key: each bucket's entries become one contiguous run
 //   count_nonzero    where the zero digits (sentinel keys) begin
@@ -84,7 +85,23 @@ __global__ void digits(const uint64_t* scalars, size_t count, const uint32_t* de
   if (i >= count) return;
   const bool live = device_count == nullptr || i < *device_count;
   const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
-  work::digits(scalars, kLimbs, count, i, live, index, layout, first_window, keys, values);
+  work::digits(scalars + size_t(index) * kLimbs, kLimbs, count, i, live, index, layout,
+               first_window, keys, values);
+}
+
+// digits from scalars in Montgomery form, each made an integer here (one product) instead of
+// by to_canonical into the workspace first: a kernel and a pass over the scalars less.
+template <class Fr>
+__global__ void digits_from_montgomery(const Fr* scalars, size_t count,
+                                       const uint32_t* device_count, const uint32_t* index_map,
+                                       KeyLayout layout, unsigned first_window, uint32_t* keys,
+                                       uint32_t* values) {
+  const size_t i = thread_index();
+  if (i >= count) return;
+  const bool live = device_count == nullptr || i < *device_count;
+  const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
+  const typename Fr::Int k = live ? scalars[index].to_int() : typename Fr::Int{};
+  work::digits(k.limb, Fr::kLimbs, count, i, live, index, layout, first_window, keys, values);
 }
 
 // Compact pairs (MsmConfig::scalar_counts), first step: each scalar's number of pairs in the

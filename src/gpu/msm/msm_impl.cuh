@@ -254,7 +254,10 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
 
   const uint64_t* canonical = reinterpret_cast<const uint64_t*>(scalars);
   const bool montgomery = config.scalars == ScalarForm::kMontgomery;
-  if (montgomery || config.scalar_index != nullptr) {
+  // Montgomery scalars read as they are (no gather, no counted passes): the digits kernel
+  // converts each itself.
+  const bool digits_convert = montgomery && config.scalar_index == nullptr && !counted;
+  if ((montgomery || config.scalar_index != nullptr) && !digits_convert) {
     auto* out = carve<typename Fr::Int>(workspace, l.canonical);
     kernels::to_canonical<Fr><<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(
         scalars, config.scalar_index, montgomery, out, n);
@@ -326,8 +329,15 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
         CUZK_CHECK_LAUNCH();
         temp_bytes = l.sort_temp.bytes;
       } else {
-        kernels::digits<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
-            chunk_scalars, size, device_count, index_map, layout, first_window, keys[0], values[0]);
+        if (digits_convert) {
+          kernels::digits_from_montgomery<Fr><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
+              scalars + first, size, device_count, index_map, layout, first_window, keys[0],
+              values[0]);
+        } else {
+          kernels::digits<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
+              chunk_scalars, size, device_count, index_map, layout, first_window, keys[0],
+              values[0]);
+        }
         CUZK_CHECK_LAUNCH();
       }
       CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp, temp_bytes, keys[0], keys[1], values[0],

@@ -17,12 +17,12 @@
 
 namespace cuzk::gpu::msm::work {
 
-// Scalar i of a pass: its key and value for each window of the pass, window-major with
-// stride `count`. Dead entries (past a device-side count) get zero digits.
-CUZK_HD void digits(const uint64_t* scalars, unsigned limbs_per_scalar, size_t count, size_t i,
+// Scalar i of a pass (the integer `limbs`, paired with base `index`): its key and value for
+// each window of the pass, window-major with stride `count`. Dead entries (past a device-side
+// count) get zero digits.
+CUZK_HD void digits(const uint64_t* limbs, unsigned limbs_per_scalar, size_t count, size_t i,
                     bool live, uint32_t index, const KeyLayout& layout, unsigned first_window,
                     uint32_t* keys, uint32_t* values) {
-  const uint64_t* limbs = scalars + size_t(index) * limbs_per_scalar;
   for (unsigned w = 0; w < layout.windows_in_pass; ++w) {
     const int32_t d = live ? signed_digit(limbs, limbs_per_scalar, layout.c, first_window + w) : 0;
     keys[w * count + i] = layout.key(d, w);
