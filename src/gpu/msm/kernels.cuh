@@ -5,7 +5,7 @@
 // Pipeline of one MSM (msm_impl.cuh enqueues it):
 //   to_canonical     Montgomery scalars → integers, gathered through MsmConfig::scalar_index
 //                    (skipped for canonical input without an index, and where digits makes
-//                    the integers itself: digits_from_montgomery)
+//                    the integers itself)
 //   digits           per (scalar, window of the pass): sort key and value (digits.hpp)
 //   CUB radix sort   by key: each bucket's entries become one contiguous run
 //   count_nonzero    where the zero digits (sentinel keys) begin
@@ -31,6 +31,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
@@ -76,31 +77,25 @@ __global__ void fill_infinity_words(Point* points, size_t count) {
 }
 
 // With `device_count`, entries from *device_count on are zero digits; with `index_map`, entry
-// i is scalar (and base) index_map[i].
-template <unsigned kLimbs>
-__global__ void digits(const uint64_t* scalars, size_t count, const uint32_t* device_count,
+// i is scalar (and base) index_map[i]. Scalars are integers (Fr::Int, from to_canonical or
+// canonical input) or Montgomery-form elements (Fr), each then made an integer here (one
+// product), which spares to_canonical's kernel and pass over the scalars.
+template <class Fr, class Scalar>
+__global__ void digits(const Scalar* scalars, size_t count, const uint32_t* device_count,
                        const uint32_t* index_map, KeyLayout layout, unsigned first_window,
                        uint32_t* keys, uint32_t* values) {
   const size_t i = thread_index();
   if (i >= count) return;
   const bool live = device_count == nullptr || i < *device_count;
   const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
-  work::digits(scalars + size_t(index) * kLimbs, kLimbs, count, i, live, index, layout,
-               first_window, keys, values);
-}
-
-// digits from scalars in Montgomery form, each made an integer here (one product) instead of
-// by to_canonical into the workspace first: a kernel and a pass over the scalars less.
-template <class Fr>
-__global__ void digits_from_montgomery(const Fr* scalars, size_t count,
-                                       const uint32_t* device_count, const uint32_t* index_map,
-                                       KeyLayout layout, unsigned first_window, uint32_t* keys,
-                                       uint32_t* values) {
-  const size_t i = thread_index();
-  if (i >= count) return;
-  const bool live = device_count == nullptr || i < *device_count;
-  const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
-  const typename Fr::Int k = live ? scalars[index].to_int() : typename Fr::Int{};
+  typename Fr::Int k{};
+  if (live) {
+    if constexpr (std::is_same_v<Scalar, Fr>) {
+      k = scalars[index].to_int();
+    } else {
+      k = scalars[index];
+    }
+  }
   work::digits(k.limb, Fr::kLimbs, count, i, live, index, layout, first_window, keys, values);
 }
 
@@ -247,6 +242,9 @@ __device__ Point shuffle_down(const Point& p, unsigned offset) {
   }
   return out;
 }
+
+static_assert(kSumGroup <= 32, "sum_groups sums a group in one warp");
+inline constexpr unsigned kSumGroupThreads = 32;  // a warp per group
 
 // out[g] = Σ in[g·group, min((g + 1)·group, count)), group ≤ 32, by warp g: one element a lane,
 // added in a tree across the lanes (5 additions in sequence; a thread adding the group's

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <thrust/iterator/counting_iterator.h>
@@ -59,6 +60,16 @@ void fill_infinity(Point* points, size_t count, cudaStream_t stream) {
   } else {
     launch(uint64_t{});
   }
+  CUZK_CHECK_LAUNCH();
+}
+
+// out[g] = Σ in[g·group, min((g + 1)·group, count)), a warp per group (kernels::sum_groups).
+template <class Point>
+void launch_sum_groups(const Point* in, size_t count, size_t group, Point* out,
+                       cudaStream_t stream) {
+  const size_t threads = div_up(count, group) * kernels::kSumGroupThreads;
+  kernels::sum_groups<Point>
+      <<<blocks_for(threads), kThreadsPerBlock, 0, stream>>>(in, count, group, out);
   CUZK_CHECK_LAUNCH();
 }
 
@@ -331,14 +342,16 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
         CUZK_CHECK_LAUNCH();
         temp_bytes = l.sort_temp.bytes;
       } else {
+        const auto launch_digits = [&](const auto* pass_scalars) {
+          using Scalar = std::remove_cv_t<std::remove_pointer_t<decltype(pass_scalars)>>;
+          kernels::digits<Fr, Scalar><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
+              pass_scalars, size, device_count, index_map, layout, first_window, keys[0],
+              values[0]);
+        };
         if (digits_convert) {
-          kernels::digits_from_montgomery<Fr><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
-              scalars + first, size, device_count, index_map, layout, first_window, keys[0],
-              values[0]);
+          launch_digits(scalars + first);
         } else {
-          kernels::digits<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
-              chunk_scalars, size, device_count, index_map, layout, first_window, keys[0],
-              values[0]);
+          launch_digits(reinterpret_cast<const typename Fr::Int*>(chunk_scalars));
         }
         CUZK_CHECK_LAUNCH();
       }
@@ -388,9 +401,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   while (per_window > 1) {
     const size_t group = std::min(kSumGroup, per_window);  // both powers of two
     const size_t count = plan.bucket_sets * per_window;
-    kernels::sum_groups<Xyzz><<<blocks_for(count / group * 32), kThreadsPerBlock, 0, stream>>>(
-        sums[src], count, group, sums[1 - src]);
-    CUZK_CHECK_LAUNCH();
+    launch_sum_groups(sums[src], count, group, sums[1 - src], stream);
     per_window /= group;
     src = 1 - src;
   }
@@ -434,9 +445,7 @@ void run_selection(const ec::Affine<Curve>* bases, size_t n, const uint64_t* sel
   int src = 0;
   while (count > 1) {
     const size_t next = div_up(count, kSumGroup);
-    kernels::sum_groups<Xyzz><<<blocks_for(next * 32), kThreadsPerBlock, 0, stream>>>(
-        partials[src], count, kSumGroup, partials[1 - src]);
-    CUZK_CHECK_LAUNCH();
+    launch_sum_groups(partials[src], count, kSumGroup, partials[1 - src], stream);
     count = next;
     src = 1 - src;
   }
