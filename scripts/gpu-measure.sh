@@ -21,6 +21,10 @@
 #   shifted-sweep msm_shifted (precomputed shifted bases) at the G1 sizes 2^24 and 2^26 and G2
 #                2^22 (BLS12-381, random scalars) for each table window in SHIFTED_WINDOWS
 #                (default 20 22 24): $OUT/msm_shifted_sweep.json
+#   table-rows   msm_shifted on partial tables: the G1 MSM at 2^TABLE_LOGS (default 26,27;
+#                BLS12-381, random scalars) plain and with tables of each row count in
+#                TABLE_ROWS (default 2 3 4 6 0; 0: the whole table, where it fits), the window
+#                the tuning model picks for the rows: $OUT/msm_table_rows.json
 #   accumulate-sweep the G1 MSM at 2^24 and 2^26 and G2 at 2^22 (BLS12-381, random scalars,
 #                plain and shifted) for each accumulation launch size in ACCUMULATE_THREADS
 #                (default 131072 524288 1048576 threads): $OUT/msm_accumulate_<threads>.json
@@ -119,6 +123,13 @@ for step in "$@"; do
         --runs 5 --shifted "${windows// /,}" --json "$OUT/msm_shifted_sweep.json" \
         >"$OUT/msm_shifted_sweep.log" 2>&1 || status=1
       grep -E "shifted" "$OUT/msm_shifted_sweep.log"
+      ;;
+    table-rows)
+      rows=${TABLE_ROWS:-2 3 4 6 0}
+      "$BUILD_DIR/bench/gpu/msm/bench_gpu_msm" --g1 "${TABLE_LOGS:-26,27}" --g2 "" \
+        --curves bls12_381 --shapes random --runs 5 --table-rows "${rows// /,}" \
+        --json "$OUT/msm_table_rows.json" >"$OUT/msm_table_rows.log" 2>&1 || status=1
+      grep -E "^(#|bls12)" "$OUT/msm_table_rows.log"
       ;;
     accumulate-sweep)
       for threads in ${ACCUMULATE_THREADS:-131072 524288 1048576}; do

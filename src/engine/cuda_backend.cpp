@@ -237,41 +237,43 @@ struct KeyExtras {
 };
 
 // KeyShape's sizes for a circuit of `host`'s matrices whose key has `points` bytes, with an H
-// table when in VRAM if h_table.
+// table of that shape when in VRAM (rows 0: none).
 template <class Curve>
 CudaBackend::KeyShape shape_of(const gpu::prover::HostCircuit<typename Curve::Fr>& host,
-                               uint64_t points, KeyExtras extras, bool h_table) {
+                               uint64_t points, KeyExtras extras,
+                               gpu::prover::HTableShape h_table) {
   using Buffers = gpu::prover::PartitionBuffers<Curve>;
   using gpu::prover::KeyResidency;
   CudaBackend::KeyShape shape;
   shape.circuit_bytes = host.bytes() + gpu::prover::kDomainBytesBound + extras.list_bytes;
   shape.points_bytes = points;
-  const unsigned table_bits =
-      h_table ? gpu::prover::h_table_window_bits<Curve>(extras.h_points) : 0;
-  if (h_table) shape.h_table_bytes = gpu::prover::h_table_bytes<Curve>(extras.h_points);
+  shape.h_table = h_table;
+  shape.h_table_bytes = gpu::prover::h_table_bytes<Curve>(extras.h_points, h_table);
   // A streamed key's MSMs stage their bases through the slot, a key with an H table runs the
   // H MSM in msm_shifted's workspace: the largest of the layouts the key can have.
   shape.partition_bytes = std::max(
       {Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kDevice)),
-       Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kDevice, table_bits)),
+       Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kDevice, h_table)),
        Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kStreamed))});
   shape.witness_bytes = uint64_t(host.n_vars) * sizeof(typename Curve::Fr);
   return shape;
 }
 
-// shape_of with the H table when asked for and it fits every device (h_table_fits), else
-// without.
+// shape_of with the largest H table that fits every device (h_table_fits) when asked for,
+// else without.
 template <class Curve>
 CudaBackend::KeyShape shape_with_table_if_it_fits(
     const gpu::prover::HostCircuit<typename Curve::Fr>& host, uint64_t points, KeyExtras extras,
     const CudaOptions& options, uint64_t smallest_vram_bytes) {
+  gpu::prover::HTableShape table;
   if (options.h_tables) {
-    const auto with_table = shape_of<Curve>(host, points, extras, true);
-    if (h_table_fits(with_table, options.partitions_per_device, smallest_vram_bytes)) {
-      return with_table;
-    }
+    table = gpu::prover::largest_fitting_h_table<Curve>(
+        extras.h_points, 0, [&](gpu::prover::HTableShape shape) {
+          return h_table_fits(shape_of<Curve>(host, points, extras, shape),
+                              options.partitions_per_device, smallest_vram_bytes);
+        });
   }
-  return shape_of<Curve>(host, points, extras, false);
+  return shape_of<Curve>(host, points, extras, table);
 }
 
 }  // namespace
@@ -359,8 +361,8 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
   const io::SubgroupCheck subgroups =
       options_.check_key_subgroups ? io::SubgroupCheck::kOn : io::SubgroupCheck::kOff;
   const KeyShape charged = shape(source);
-  // The H table as its charges counted it (shape: only where it fits).
-  const bool h_table = charged.h_table_bytes != 0;
+  // The H table as its charges counted it (shape: the largest that fits, or none).
+  const gpu::prover::HTableShape h_table = charged.h_table;
   // The circuit on every device; pinned: the points once in pinned host memory (portable),
   // shared by every device.
   const auto load = [&]<class Curve>(const auto& key_file, auto&& make_resident) {
@@ -401,10 +403,9 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
     const auto params = formats::read_bellman_params(source.path, read);
     const auto r1cs = formats::read_r1cs<Curve>(bellman_r1cs_path(source));
     return load.template operator()<Curve>(params, [&](const auto& streamed) {
-      return streamed != nullptr ? Resident::from_params(params, r1cs, streamed)
-                                 : Resident::from_params(params, r1cs,
-                                                         gpu::prover::KeyPlacement::kDevice,
-                                                         h_table);
+      return streamed != nullptr
+                 ? Resident::from_params(params, r1cs, streamed)
+                 : Resident::from_params(params, r1cs, gpu::prover::KeyPlacement::kDevice, h_table);
     });
   }
   formats::ZkeyReadOptions read;
@@ -414,9 +415,9 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
     using Resident = gpu::prover::ResidentCircuit<Curve>;
     const auto zkey = formats::read_zkey<Curve>(source.path, read);
     return load.template operator()<Curve>(zkey, [&](const auto& streamed) {
-      return streamed != nullptr ? Resident::from_zkey(zkey, streamed)
-                                 : Resident::from_zkey(zkey, gpu::prover::KeyPlacement::kDevice,
-                                                       h_table);
+      return streamed != nullptr
+                 ? Resident::from_zkey(zkey, streamed)
+                 : Resident::from_zkey(zkey, gpu::prover::KeyPlacement::kDevice, h_table);
     });
   });
 }

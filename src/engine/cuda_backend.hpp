@@ -54,23 +54,25 @@ struct CudaOptions {
   // engine's workers per GPU); more are made on demand. Pinned allocation is slow (~0.4 s for
   // a 2^24 witness), so making them at load time keeps it out of the first partitions.
   int staging_per_device = 2;
-  // Each key loaded into VRAM gets its H table (gpu/prover/device_proving_key.hpp): the H MSM
-  // of every partition from precomputed shifted bases, for shifted_windows(c) times the H
-  // query's VRAM (about 3.3x a porep key's VRAM at 2^24) and a build of seconds at load. A key
-  // whose table would not fit the smallest GPU beside it and partitions_per_device partitions
-  // goes without one (h_table_fits), so that it stays in VRAM: at 2^27 the table alone would
-  // take ~140 GB.
+  // Each key loaded into VRAM gets an H table (gpu/prover/device_proving_key.hpp): the H MSM
+  // of every partition from precomputed shifted bases, up to shifted_windows(c) times the H
+  // query's VRAM (about 3.3x a porep key's VRAM at 2^24) and a build of seconds at load. Each
+  // key gets the largest table (most rows) that fits the smallest GPU beside the key and
+  // partitions_per_device partitions (h_table_fits), or none where not even 2 rows do, so
+  // that the key stays in VRAM: at 2^27 the whole table would take ~140 GB, 4 of its 11 rows
+  // fit an H200 beside two partitions.
   bool h_tables = false;
   int partitions_per_device = 2;  // the engine's workers per GPU (each holds one partition)
 };
 
 // The VRAM one key and its partitions take on each device.
 struct CudaKeyShape {
-  uint64_t circuit_bytes = 0;    // matrices and NTT domain, on each device
-  uint64_t points_bytes = 0;     // the five queries, in VRAM or pinned memory
-  uint64_t h_table_bytes = 0;    // the H table of a key in VRAM (0: none)
-  uint64_t partition_bytes = 0;  // one partition's slot (the largest of its layouts)
-  uint64_t witness_bytes = 0;    // the pinned witness
+  uint64_t circuit_bytes = 0;        // matrices and NTT domain, on each device
+  uint64_t points_bytes = 0;         // the five queries, in VRAM or pinned memory
+  gpu::prover::HTableShape h_table;  // the H table of a key in VRAM (rows 0: none)
+  uint64_t h_table_bytes = 0;        // the VRAM it adds to the key
+  uint64_t partition_bytes = 0;      // one partition's slot (the largest of its layouts)
+  uint64_t witness_bytes = 0;        // the pinned witness
 };
 
 // CudaOptions::h_tables's rule (gpu::prover::h_table_fits): the key with its table and

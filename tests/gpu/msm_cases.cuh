@@ -333,9 +333,8 @@ TYPED_TEST_P(GpuMsmTest, AccumulationVariants) {
     for (size_t segment : {size_t(1), size_t(256)}) {  // reduction segments of other lengths
       gm::MsmConfig config;
       config.segment_buckets = segment;
-      check.expect(
-          expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
-          std::string(shape_name(shape)) + " segment_buckets=" + std::to_string(segment));
+      check.expect(expected, gpu_run<Curve>(Op::kMsm, bases, scalars, config),
+                   std::string(shape_name(shape)) + " segment_buckets=" + std::to_string(segment));
     }
   }
   // Buckets that add a point to itself (the doubling case) and to its negation (infinity): all
@@ -588,6 +587,62 @@ TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
   std::fflush(stdout);
 }
 
+// msm_shifted with partial tables (fewer rows than windows: bucket sets per group of rows),
+// each made in place after its bases (row 0 not copied), against the CPU reference: groups
+// sorted in one pass and in several (merged passes), a last group with fewer windows.
+TYPED_TEST_P(GpuMsmTest, PartialShiftedTables) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  using AffinePoint = ec::Affine<Curve>;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-partial-shifted-") + Curve::kName);
+  Check<Curve> check("msm_shifted on partial tables vs the CPU");
+  struct Case {
+    size_t n;
+    unsigned c, rows;
+  };
+  for (const Case& k : {Case{1000, 0, 2}, Case{4097, 9, 1}, Case{4097, 9, 3}, Case{4097, 13, 5},
+                        Case{65537, 0, 4}, Case{65537, 16, 2}}) {
+    const size_t n = k.n;
+    const unsigned c = k.c != 0 ? k.c : gm::shifted_window_bits_for(n, Fr::kBits, k.rows);
+    const unsigned rows = gm::table_rows<Curve>(c, k.rows);
+    ASSERT_LT(rows, gm::shifted_windows<Curve>(c));
+    const auto bases = make_bases<Curve>(n, rng, true);
+    Stream stream;
+    auto table = DeviceBuffer<AffinePoint>::allocate_blocking(size_t(rows) * n);
+    CUDA_CHECK(cudaMemcpyAsync(table.data(), bases.data(), n * sizeof(AffinePoint),
+                               cudaMemcpyHostToDevice, stream));
+    auto shift_ws =
+        DeviceBuffer<std::byte>::allocate_blocking(gm::shift_bases_workspace_bytes<Curve>(n));
+    gm::shift_bases<Curve>({table.data(), n}, c, {table.data(), size_t(rows) * n},
+                           {shift_ws.data(), shift_ws.size()}, stream, rows);
+    for (Shape shape : {Shape::kRandom, Shape::kMixed, Shape::kNearModulus}) {
+      const auto scalars = make_scalars<Fr>(n, shape, rng);
+      const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
+      for (size_t per_pass : {size_t(0), size_t(n)}) {
+        gm::MsmConfig config;
+        config.stream = stream;
+        config.sort_entries_per_pass = per_pass;
+        auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
+        device_scalars.upload(scalars, stream);
+        auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
+        const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config, rows);
+        auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
+        gm::msm_shifted<Curve>({{table.data(), size_t(rows) * n}, n, c, rows},
+                               {device_scalars.data(), n}, result.data(), {workspace.data(), bytes},
+                               config);
+        std::vector<ec::Jacobian<Curve>> out(1);
+        result.download(out, stream);
+        stream.synchronize();
+        check.expect(expected, out[0],
+                     std::string(shape_name(shape)) + " n=" + std::to_string(n) +
+                         " c=" + std::to_string(c) + " rows=" + std::to_string(rows) +
+                         " per_pass=" + std::to_string(per_pass));
+      }
+    }
+  }
+}
+
 // sum_selected on the GPU against msm::sum_selected, resident and pinned bases.
 TYPED_TEST_P(GpuMsmTest, SumSelected) {
   CUZK_SKIP_WITHOUT_GPU();
@@ -721,6 +776,9 @@ TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
   EXPECT_THROW(gm::shift_bases<Curve>(bases, 16, small_table, {}, nullptr), cuzk::Error);
   EXPECT_THROW(gm::msm_shifted<Curve>({small_table, 10, 16}, ten, nullptr, {}, {}), cuzk::Error);
   EXPECT_THROW(gm::msm_shifted<Curve>({small_table, 10, 0}, ten, nullptr, {}, {}), cuzk::Error);
+  // A partial table of 2 rows needs 2·n points: 10 are one row.
+  EXPECT_THROW(gm::shift_bases<Curve>(bases, 16, small_table, {}, nullptr, 2), cuzk::Error);
+  EXPECT_THROW(gm::msm_shifted<Curve>({small_table, 10, 16, 2}, ten, nullptr, {}, {}), cuzk::Error);
   EXPECT_THROW(gm::msm_shifted<Curve>({bases, 10, 16}, scalars, nullptr, {}, {}), cuzk::Error);
   EXPECT_THROW(gm::msm_shifted<Curve>({small_table, 10, 16}, ten, nullptr, {}, config),
                cuzk::Error);
@@ -735,7 +793,7 @@ TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
 REGISTER_TYPED_TEST_SUITE_P(GpuMsmTest, RandomScalarsAtManySizes, ScalarShapes, CanonicalScalars,
                             WindowWidthsAndSortPasses, AccumulationVariants,
                             PinnedBasesEqualDeviceResident, ScalarIndex,
-                            ScalarCountsAndCompactPairs, ShiftedBases, SumSelected, ClassifyScalars,
-                            BadArgumentsThrow);
+                            ScalarCountsAndCompactPairs, ShiftedBases, PartialShiftedTables,
+                            SumSelected, ClassifyScalars, BadArgumentsThrow);
 
 }  // namespace cuzk::gpu::test

@@ -114,6 +114,22 @@ TEST(GpuMsmHost, KeysRoundTripAndStayBelowTheSentinel) {
       EXPECT_EQ(layout.key(0, w), layout.sentinel());
     }
   }
+  // A partial table of 4 rows: window 9 (= 2·4 + 1) reads row 1 and adds into bucket set 2.
+  for (unsigned c : {2u, 16u, 24u}) {
+    const size_t stride = 1000;
+    const KeyLayout layout{c, 3, stride, 4};
+    const uint64_t set_first = uint64_t(2) << (c - 1);
+    for (int32_t d : {-(int32_t(1) << (c - 1)), -1, 1}) {
+      for (unsigned w = 0; w < 3; ++w) {
+        ++cases;
+        const uint32_t key = layout.key(d, w);
+        const bool ok = key < layout.sentinel() &&
+                        layout.bucket(key, 9) == set_first + uint64_t(d < 0 ? -d : d) - 1 &&
+                        layout.base_index(17, 9, w) == (1 + w) * stride + 17;
+        if (!ok) ++mismatches;
+      }
+    }
+  }
   report("host key layout", cases, mismatches);
   EXPECT_EQ(mismatches, 0u);
 }
@@ -160,7 +176,41 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
     EXPECT_LE(size_t(plan.windows) * n, kMaxPoints);
     EXPECT_EQ(plan.merged_passes, plan.passes > 1);  // shared buckets outlive a pass
     EXPECT_EQ(plan.pass_buckets(), plan.buckets_per_window);
+    EXPECT_EQ(plan.table_rows, plan.windows);
+    EXPECT_EQ(plan.set_shift(), plan.c * plan.windows);
   }
+  // Partial tables: every window in exactly one pass, a pass within one group of rows, one
+  // bucket set per group; merged passes only where a group takes several passes.
+  for (unsigned rows : {1u, 2u, 3u, 4u, 5u, 11u, 40u}) {
+    for (size_t sort_entries : {size_t(1) << 30, size_t(3000), size_t(1000)}) {
+      const size_t n = 1000;
+      const MsmPlan plan = plan_msm(n, 255,
+                                    {.window_bits = 24,
+                                     .sort_entries_per_pass = sort_entries,
+                                     .shifted = true,
+                                     .table_rows = rows});
+      SCOPED_TRACE("rows = " + std::to_string(rows) + ", sort = " + std::to_string(sort_entries));
+      EXPECT_EQ(plan.windows, 11u);
+      EXPECT_EQ(plan.table_rows, std::min(rows, 11u));
+      EXPECT_EQ(plan.bucket_sets, div_up(11, plan.table_rows));
+      EXPECT_EQ(plan.set_shift(), 24 * plan.table_rows);
+      EXPECT_EQ(plan.merged_passes, plan.passes_per_set() > 1);
+      std::vector<int> seen(plan.windows, 0);
+      for (unsigned pass = 0; pass < plan.passes; ++pass) {
+        const MsmPlan::PassWindows p = plan.pass_windows(pass);
+        EXPECT_LE(p.count, plan.windows_per_pass);
+        if (p.count == 0) continue;
+        EXPECT_EQ(p.first / plan.table_rows, (p.first + p.count - 1) / plan.table_rows);
+        EXPECT_EQ(p.first / plan.table_rows, pass / plan.passes_per_set());
+        for (unsigned w = p.first; w < p.first + p.count; ++w) ++seen[w];
+      }
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 11);
+    }
+  }
+  EXPECT_EQ(shifted_window_bits_for(size_t(1) << 27, 255, 1), 22u);
+  EXPECT_EQ(shifted_window_bits_for(size_t(1) << 27, 255, 3), 22u);
+  EXPECT_EQ(shifted_window_bits_for(size_t(1) << 27, 255, 4), 24u);
+  EXPECT_EQ(shifted_window_bits_for(size_t(1) << 27, 255), 24u);
   EXPECT_EQ(shifted_window_bits_for(size_t(1) << 26, 255), 24u);
   EXPECT_EQ(shifted_window_bits_for(size_t(1) << 24, 255), 22u);
   // Table indices must fit the sort value's 31 bits: 13 rows of 2^28 points do not.
@@ -229,10 +279,12 @@ Fr shifted_value(const Fr& b, unsigned c, unsigned w) { return b * Fr::from_u64(
 
 // The launch sequence of msm_impl.cuh's run_msm, thread by thread, on the host; with `shifted`,
 // msm_shifted's (a table of shifted bases as shift_bases makes it, one shared bucket set).
+// table_rows: a partial table's rows (0: every window's).
 EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<Int>& scalars,
                             unsigned window_bits, size_t chunk_points, size_t sort_entries,
                             bool shifted = false, size_t partials_per_thread = kPartialsPerThread,
-                            bool compact = false, size_t segment_buckets = 0) {
+                            bool compact = false, size_t segment_buckets = 0,
+                            unsigned table_rows = 0) {
   const size_t n = bases.size();
   // MsmConfig::scalar_counts, exact.
   size_t ones = 0, others = 0;
@@ -246,12 +298,13 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
                                  .chunk_points = chunk_points,
                                  .sort_entries_per_pass = sort_entries,
                                  .shifted = shifted,
+                                 .table_rows = table_rows,
                                  .partials_per_thread = partials_per_thread,
                                  .segment_buckets = segment_buckets});
   std::vector<FrBase> table = bases;
   if (shifted) {
-    table.resize(plan.windows * n);
-    for (unsigned w = 1; w < plan.windows; ++w) {
+    table.resize(plan.table_rows * n);
+    for (unsigned w = 1; w < plan.table_rows; ++w) {
       for (size_t i = 0; i < n; ++i) table[w * n + i] = {shifted_value(bases[i].v, plan.c, w)};
     }
   }
@@ -268,9 +321,10 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
     const size_t first = chunk * plan.chunk_points;
     const size_t size = std::min(plan.chunk_points, n - first);
     for (unsigned pass = 0; pass < plan.passes; ++pass) {
-      const unsigned first_window = pass * plan.windows_per_pass;
-      const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window),
-                             shifted ? n : 0};
+      const MsmPlan::PassWindows pass_windows = plan.pass_windows(pass);
+      if (pass_windows.count == 0) continue;
+      const unsigned first_window = pass_windows.first;
+      const KeyLayout layout{plan.c, pass_windows.count, shifted ? n : 0, plan.table_rows};
       size_t entries = plan.entries(size, layout.windows_in_pass);
       size_t per_thread = plan.entries_per_thread;
       std::vector<uint32_t> keys(entries), values(entries);
@@ -337,7 +391,8 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
       if (plan.merged_passes) {
         const size_t pass_buckets =
             (shifted ? 1 : layout.windows_in_pass) * plan.buckets_per_window;
-        const size_t offset = shifted ? 0 : first_window * plan.buckets_per_window;
+        const size_t offset =
+            (shifted ? first_window / plan.table_rows : first_window) * plan.buckets_per_window;
         for (size_t b = 0; b < pass_buckets; ++b) {
           work::merge_run_sum(buckets[offset + b], run_sums[b]);
         }
@@ -353,8 +408,9 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
       const int32_t d = signed_digit(scalars[i].limb, 4, plan.c, w);
       if (d == 0) continue;
       const size_t magnitude = size_t(d < 0 ? -d : d);
-      const size_t b = shifted ? magnitude - 1 : (size_t(w) << (plan.c - 1)) + magnitude - 1;
-      const Fr base = shifted ? shifted_value(bases[i].v, plan.c, w) : bases[i].v;
+      const size_t set = shifted ? w / plan.table_rows : w;
+      const size_t b = (set << (plan.c - 1)) + magnitude - 1;
+      const Fr base = shifted ? shifted_value(bases[i].v, plan.c, w % plan.table_rows) : bases[i].v;
       expected[b] += d < 0 ? -base : base;
     }
   }
@@ -379,7 +435,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
     per_window /= group;
   }
   Fr acc = Fr::zero();
-  const Fr shift = Fr::from_u64(uint64_t(1) << plan.c);
+  const Fr shift = Fr::from_u64(2).pow(plan.set_shift());
   for (unsigned w = plan.bucket_sets; w-- > 0;) acc = acc * shift + sums[w].v;
   Fr direct = Fr::zero();
   for (size_t i = 0; i < n; ++i) direct += Fr::from_int(scalars[i]) * bases[i].v;
@@ -398,6 +454,7 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
     size_t partials_per_thread = kPartialsPerThread;
     bool compact = false;        // pairs from the scalar counts (MsmConfig::scalar_counts)
     size_t segment_buckets = 0;  // 0: the tuning table
+    unsigned table_rows = 0;     // shifted: a partial table's rows (0: every window's)
   };
   const std::vector<Case> cases = {
       {"random", 1, 0, 0, kSortEntriesPerPass},
@@ -438,6 +495,12 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
       {"random, reduction segment = window", 4097, 9, 0, kSortEntriesPerPass, false, 8, false, 256},
       {"random shifted, reduction segments of 128 buckets", 20000, 13, 0, kSortEntriesPerPass, true,
        8, false, 128},
+      {"random shifted, 1 row", 4097, 9, 0, kSortEntriesPerPass, true, 8, false, 0, 1},
+      {"random shifted, 4 rows", 4097, 9, 0, kSortEntriesPerPass, true, 8, false, 0, 4},
+      {"random shifted, 5 rows, passes", 20000, 13, 0, 30000, true, 8, false, 0, 5},
+      {"random shifted, 3 rows, a pass a window", 3000, 24, 0, 3000, true, 8, false, 0, 3},
+      {"all equal shifted, 2 rows", 20000, 0, 0, kSortEntriesPerPass, true, 8, false, 0, 2},
+      {"near r shifted, 6 rows", 3000, 13, 0, kSortEntriesPerPass, true, 8, false, 0, 6},
   };
   size_t mismatches = 0;
   for (const Case& c : cases) {
@@ -461,8 +524,9 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
         scalars[i] = Fr::random(rng).to_int();
       }
     }
-    const EmulationResult r = emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted,
-                                          c.partials_per_thread, c.compact, c.segment_buckets);
+    const EmulationResult r =
+        emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted, c.partials_per_thread,
+                    c.compact, c.segment_buckets, c.table_rows);
     const bool bad = r.bucket_mismatches != 0 || !r.total_ok;
     mismatches += bad;
     if (bad) {

@@ -101,12 +101,13 @@ TYPED_TEST(GpuProveTest, ProofEqualsCpuProof) {
     // The key with its H table: the same proof; buffers made without the table are refused.
     auto table_key = DeviceProvingKey<Curve>::upload(key);
     table_key.add_h_table();
-    EXPECT_NE(table_key.h_table_bits(), 0u);
+    const HTableShape whole = h_table_shape<Curve>(table_key.footprint().h);
+    EXPECT_TRUE(table_key.h_table_shape() == whole);
     EXPECT_EQ(table_key.device_bytes(),
-              device_key.device_bytes() + h_table_bytes<Curve>(table_key.footprint().h));
+              device_key.device_bytes() + h_table_bytes<Curve>(table_key.footprint().h, whole));
     EXPECT_THROW(table_key.add_h_table(), Error) << c.name() << ": a second H table";
     auto table_buffers = PartitionBuffers<Curve>::allocate(
-        partition_shape(device_circuit, KeyResidency::kDevice, table_key.h_table_bits()));
+        partition_shape(device_circuit, KeyResidency::kDevice, table_key.h_table_shape()));
     const auto tabled =
         prove(device_circuit, table_key, domain, witness, table_buffers, stream, options);
     std::printf("[gpu-diff] %-14s %-12s proof %s\n", c.name().c_str(), "H table",
@@ -114,10 +115,36 @@ TYPED_TEST(GpuProveTest, ProofEqualsCpuProof) {
     EXPECT_TRUE(tabled.proof == cpu0.proof) << c.name() << ": proof with the H table";
     EXPECT_THROW(prove(device_circuit, table_key, domain, witness, buffers, stream, options), Error)
         << c.name() << ": buffers made without the H table";
-    // Placed automatically, a small key takes its table (it fits) and proves the same.
-    const auto automatic = ResidentCircuit<Curve>::from_zkey(key, KeyPlacement::kAuto, true);
+    // A partial table (2 and 3 rows, windows grouped): the same proof; buffers of another
+    // table's shape are refused.
+    for (unsigned rows : {2u, 3u}) {
+      auto partial_key = DeviceProvingKey<Curve>::upload(key);
+      const HTableShape partial = h_table_shape<Curve>(partial_key.footprint().h, rows);
+      ASSERT_EQ(partial.rows, rows);
+      partial_key.add_h_table(partial);
+      EXPECT_EQ(partial_key.device_bytes(),
+                device_key.device_bytes() +
+                    (rows - 1) * partial_key.footprint().h * sizeof(typename Curve::G1));
+      auto partial_buffers = PartitionBuffers<Curve>::allocate(
+          partition_shape(device_circuit, KeyResidency::kDevice, partial));
+      const auto proved =
+          prove(device_circuit, partial_key, domain, witness, partial_buffers, stream, options);
+      std::printf("[gpu-diff] %-14s %-12s proof %s\n", c.name().c_str(),
+                  ("H table/" + std::to_string(rows)).c_str(),
+                  proved.proof == cpu0.proof ? "equal" : "DIFFERS");
+      EXPECT_TRUE(proved.proof == cpu0.proof) << c.name() << ": proof with " << rows << " rows";
+      EXPECT_THROW(
+          prove(device_circuit, partial_key, domain, witness, table_buffers, stream, options),
+          Error)
+          << c.name() << ": buffers made for the whole table";
+    }
+    auto one_row = DeviceProvingKey<Curve>::upload(key);
+    EXPECT_THROW(one_row.add_h_table({whole.c, 1}), Error) << c.name() << ": a table of 1 row";
+    EXPECT_THROW(one_row.add_h_table({whole.c, 99}), Error) << c.name() << ": 99 rows";
+    // Placed automatically, a small key takes its whole table (it fits) and proves the same.
+    const auto automatic = ResidentCircuit<Curve>::from_zkey(key, KeyPlacement::kAuto, whole);
     EXPECT_EQ(automatic.key().residency(), KeyResidency::kDevice);
-    EXPECT_EQ(automatic.key().h_table_bits(), table_key.h_table_bits());
+    EXPECT_TRUE(automatic.key().h_table_shape() == whole);
     auto automatic_buffers = PartitionBuffers<Curve>::allocate(automatic.shape());
     EXPECT_TRUE(prove(automatic.circuit(), automatic.key(), automatic.domain(), witness,
                       automatic_buffers, stream, options)
@@ -222,9 +249,9 @@ TEST(GpuProveBellmanTest, ProofEqualsCpuProof) {
     EXPECT_TRUE(streamed.proof == cpu.proof) << c.name() << ": proof with a streamed key";
 
     // With the H table over bellman's n - 1 coefficient-basis points: the same proof.
-    const auto tabled_circuit =
-        ResidentCircuit<Curve>::from_params(params, circuit.r1cs, KeyPlacement::kDevice, true);
-    EXPECT_NE(tabled_circuit.key().h_table_bits(), 0u);
+    const auto tabled_circuit = ResidentCircuit<Curve>::from_params(
+        params, circuit.r1cs, KeyPlacement::kDevice, h_table_shape<Curve>(params.h.size(), 3));
+    EXPECT_EQ(tabled_circuit.key().h_table_shape().rows, 3u);
     auto table_buffers = PartitionBuffers<Curve>::allocate(tabled_circuit.shape());
     const auto tabled = prove(tabled_circuit.circuit(), tabled_circuit.key(),
                               tabled_circuit.domain(), witness, table_buffers, stream, options);

@@ -2,7 +2,8 @@
 //
 //   bench_gpu_msm [--g1 20,22,24,26] [--g2 22,24] [--curves bls12_381,bn254]
 //                 [--shapes random,porep] [--runs 5] [--window c]
-//                 [--shifted 0,22,24 | --no-shifted] [--accumulate-threads t]
+//                 [--shifted 0,22,24 | --no-shifted] [--table-rows 0,4]
+//                 [--accumulate-threads t]
 //                 [--accumulate-min-blocks b] [--sort-entries-per-pass e] [--segment-buckets L]
 //                 [--pinned-chunks 20,22,24] [--json out.json] [--commit abc1234] (default:
 //                 $CUZK_BENCH_COMMIT)
@@ -16,7 +17,9 @@
 // --shifted c,... (default 0): also msm_shifted on a table of shifted bases made for each window
 // c (0: the tuned window; --no-shifted skips them; a table that does not fit the free VRAM is
 // skipped), method "shifted" with the table's size and the time shift_bases took to make it
-// (once per key in a prover, so it is reported apart, not in the MSM's time).
+// (once per key in a prover, so it is reported apart, not in the MSM's time). --table-rows
+// R,... (default 0: a row for every window) also makes partial tables of R rows, method
+// "shifted/R", with the window the tuning model picks for R rows when --shifted is 0.
 // --pinned-chunks k,...: also msm with the bases in pinned host memory (a streamed key's MSM),
 // staged in chunks of 2^k points (0: the default chunk), method "pinned_2^k", and the plain
 // host-to-device copy of all the bases, method "copy_only" (the bound a streamed MSM cannot
@@ -60,12 +63,13 @@ struct Options {
   std::vector<std::string> shapes = {"random", "porep"};
   unsigned runs = 5;
   unsigned window = 0;
-  std::vector<unsigned> shifted = {0};  // windows of the shifted tables (0: tuned)
-  size_t accumulate_threads = 0;        // MsmConfig::accumulate_threads (0: tuning.hpp)
-  unsigned accumulate_min_blocks = 0;   // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
-  size_t sort_entries_per_pass = 0;     // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
-  size_t partials_per_thread = 0;       // MsmConfig::partials_per_thread (0: tuning.hpp)
-  size_t segment_buckets = 0;           // MsmConfig::segment_buckets (0: tuning.hpp)
+  std::vector<unsigned> shifted = {0};     // windows of the shifted tables (0: tuned)
+  std::vector<unsigned> table_rows = {0};  // rows of the shifted tables (0: every window's)
+  size_t accumulate_threads = 0;           // MsmConfig::accumulate_threads (0: tuning.hpp)
+  unsigned accumulate_min_blocks = 0;      // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
+  size_t sort_entries_per_pass = 0;        // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
+  size_t partials_per_thread = 0;          // MsmConfig::partials_per_thread (0: tuning.hpp)
+  size_t segment_buckets = 0;              // MsmConfig::segment_buckets (0: tuning.hpp)
   gm::SumStorage accumulate_sums = gm::kDefaultSumStorage;  // MsmConfig::accumulate_sums
   std::vector<unsigned> pinned_chunk_logs;  // streamed bases, chunks of 2^k points (0: default)
 };
@@ -155,46 +159,54 @@ void bench_shifted(const char* curve, const char* op, unsigned log_n, const Opti
   using Fr = typename Curve::Scalar;
   using AffinePoint = ec::Affine<Curve>;
   const size_t n = bases.size();
-  for (unsigned wanted : options.shifted) {
-    const unsigned c = wanted != 0 ? wanted : gm::shifted_window_bits_for(n, Fr::kBits);
-    const size_t rows = gm::shifted_windows<Curve>(c);
-    gm::MsmConfig config = tuned_config(options, stream);
-    const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config);
-    const size_t table_bytes = rows * n * sizeof(AffinePoint);
-    const size_t needed = table_bytes + bytes + gm::shift_bases_workspace_bytes<Curve>(n);
-    if (needed + (size_t(1) << 30) > gpu::free_device_memory()) {
-      std::printf("# %s %s 2^%u shifted c=%u: skipped, the table and workspace need %.1f GiB\n",
-                  curve, op, log_n, c, double(needed) / (1u << 30));
-      continue;
-    }
-    auto table = gpu::DeviceBuffer<AffinePoint>::allocate_blocking(rows * n);
-    auto shift_ws =
-        gpu::DeviceBuffer<std::byte>::allocate_blocking(gm::shift_bases_workspace_bytes<Curve>(n));
-    gpu::Event start(true), stop(true);
-    start.record(stream);
-    gm::shift_bases<Curve>(bases, c, {table.data(), rows * n}, {shift_ws.data(), shift_ws.size()},
-                           stream);
-    stop.record(stream);
-    stop.synchronize();
-    const double shift_ms = gpu::Event::elapsed_ms(start, stop);
-    shift_ws = {};
-    auto workspace = gpu::DeviceBuffer<std::byte>::allocate_blocking(bytes);
-    std::printf("# %s %s 2^%u shifted c=%u: %zu rows, table %.2f GiB made in %.0f ms\n", curve, op,
-                log_n, c, rows, double(table.size() * sizeof(AffinePoint)) / (1u << 30), shift_ms);
-    const gm::ShiftedBases<Curve> shifted{{table.data(), rows * n}, n, c};
-    for (const std::string& shape : options.shapes) {
-      bench::make_device_scalars<Curve>(
-          scalars, n, shape == "porep" ? bench::ScalarShape::kPorep : bench::ScalarShape::kRandom,
-          0xabc0 + log_n, stream);
-      const Timing t = time_runs(options.runs, stream, [&] {
-        gm::msm_shifted<Curve>(shifted, {scalars, n}, result, {workspace.data(), bytes}, config);
-      });
-      print_row(curve, op, log_n, shape, "shifted", t, options.runs, bytes);
-      nlohmann::json row = result_row(curve, op, log_n, shape, "shifted", t, options, c, bytes);
-      row["table_bytes"] = table.size() * sizeof(AffinePoint);
-      row["table_rows"] = rows;
-      row["shift_bases_ms"] = shift_ms;
-      results.push_back(row);
+  for (unsigned wanted_rows : options.table_rows) {
+    for (unsigned wanted : options.shifted) {
+      const unsigned c =
+          wanted != 0 ? wanted : gm::shifted_window_bits_for(n, Fr::kBits, wanted_rows);
+      const unsigned rows = gm::table_rows<Curve>(c, wanted_rows);
+      gm::MsmConfig config = tuned_config(options, stream);
+      const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config, rows);
+      const size_t table_bytes = size_t(rows) * n * sizeof(AffinePoint);
+      const size_t needed = table_bytes + bytes + gm::shift_bases_workspace_bytes<Curve>(n);
+      if (needed + (size_t(1) << 30) > gpu::free_device_memory()) {
+        std::printf(
+            "# %s %s 2^%u shifted c=%u rows=%u: skipped, the table and workspace need %.1f GiB\n",
+            curve, op, log_n, c, rows, double(needed) / (1u << 30));
+        continue;
+      }
+      auto table = gpu::DeviceBuffer<AffinePoint>::allocate_blocking(size_t(rows) * n);
+      auto shift_ws = gpu::DeviceBuffer<std::byte>::allocate_blocking(
+          gm::shift_bases_workspace_bytes<Curve>(n));
+      gpu::Event start(true), stop(true);
+      start.record(stream);
+      gm::shift_bases<Curve>(bases, c, {table.data(), table.size()},
+                             {shift_ws.data(), shift_ws.size()}, stream, rows);
+      stop.record(stream);
+      stop.synchronize();
+      const double shift_ms = gpu::Event::elapsed_ms(start, stop);
+      shift_ws = {};
+      auto workspace = gpu::DeviceBuffer<std::byte>::allocate_blocking(bytes);
+      std::printf("# %s %s 2^%u shifted c=%u: %u of %u rows, table %.2f GiB made in %.0f ms\n",
+                  curve, op, log_n, c, rows, gm::shifted_windows<Curve>(c),
+                  double(table.size() * sizeof(AffinePoint)) / (1u << 30), shift_ms);
+      const gm::ShiftedBases<Curve> shifted{{table.data(), table.size()}, n, c, rows};
+      const std::string method =
+          rows < gm::shifted_windows<Curve>(c) ? "shifted/" + std::to_string(rows) : "shifted";
+      for (const std::string& shape : options.shapes) {
+        bench::make_device_scalars<Curve>(
+            scalars, n, shape == "porep" ? bench::ScalarShape::kPorep : bench::ScalarShape::kRandom,
+            0xabc0 + log_n, stream);
+        const Timing t = time_runs(options.runs, stream, [&] {
+          gm::msm_shifted<Curve>(shifted, {scalars, n}, result, {workspace.data(), bytes}, config);
+        });
+        print_row(curve, op, log_n, shape, method.c_str(), t, options.runs, bytes);
+        nlohmann::json row =
+            result_row(curve, op, log_n, shape, method.c_str(), t, options, c, bytes);
+        row["table_bytes"] = table.size() * sizeof(AffinePoint);
+        row["table_rows"] = rows;
+        row["shift_bases_ms"] = shift_ms;
+        results.push_back(row);
+      }
     }
   }
 }
@@ -356,6 +368,10 @@ int main(int argc, char** argv) {
   app.add_option("--window", options.window, "window width override (0: tuning table)");
   app.add_option("--shifted", options.shifted,
                  "msm_shifted with tables for these windows (0: tuned; default 0)")
+      ->delimiter(',');
+  app.add_option("--table-rows", options.table_rows,
+                 "rows of the shifted tables: fewer than their windows make partial tables, "
+                 "method shifted/R (0: every window's; default 0)")
       ->delimiter(',');
   app.add_option("--accumulate-threads", options.accumulate_threads,
                  "threads per accumulation launch (0: tuning table)");

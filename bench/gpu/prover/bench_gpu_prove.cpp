@@ -1,7 +1,7 @@
 // bench_gpu_prove: one porep-like partition proved on the GPU, per stage.
 //
 //   bench_gpu_prove [--json FILE] [--runs N] [--curve bls12_381|bn254] [--key-memory vram|host]
-//                   [--key-format zkey|params] [LOG_N ...]   (default 20)
+//                   [--key-format zkey|params] [--h-table] [LOG_N ...]   (default 20)
 //
 // --key-memory host keeps the key in pinned host memory, streamed into every MSM
 // (device_proving_key.hpp); the default is VRAM. --key-format: a snarkjs .zkey (the default:
@@ -9,7 +9,10 @@
 // the upload drops; H on the odd coset) or a bellman .params (BLS12-381 only; Filecoin's
 // format: A and B points only for the wires of the circuit's A and B densities, so a porep
 // partition's B MSMs cover the quarter of the wires that are in B; H in the coefficient basis,
-// one more transform).
+// one more transform). --h-table gives the key (in VRAM) the largest H table that fits the VRAM
+// left beside two partitions' buffers (resident_circuit.hpp: largest_fitting_h_table): the
+// whole table at 2^24 and 2^26, a partial one at 2^27 on an H200; its build time is reported
+// apart (once per key in a prover).
 //
 // For each log size: a synthetic porep-shaped circuit filling the domain 2^LOG_N
 // (src/circuits), its matrices uploaded in compact form, a proving key, then one warm-up and
@@ -47,6 +50,7 @@
 #include "gpu/device_info.hpp"
 #include "gpu/ntt/ntt.hpp"
 #include "gpu/prover/prover.hpp"
+#include "gpu/prover/resident_circuit.hpp"
 #include "random_key.hpp"
 #include "util/error.hpp"
 
@@ -233,11 +237,24 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
   }
   double h_table_build_ms = 0;
   if (h_table) {
+    // Beside the key already uploaded: the table's rows, two partitions' buffers (the pair
+    // measured below) and the domain's tables.
+    const size_t h_points = device_key_slot->footprint().h;
+    const size_t free_bytes = gpu::free_device_memory();
+    const auto shape =
+        gpu::prover::largest_fitting_h_table<Curve>(h_points, 0, [&](gpu::prover::HTableShape s) {
+          const size_t partition = gpu::prover::PartitionBuffers<Curve>::bytes_for(
+              gpu::prover::partition_shape(*device_circuit_slot, residency, s));
+          return gpu::prover::h_table_fits(
+              gpu::prover::h_table_bytes<Curve>(h_points, s) + gpu::prover::kDomainBytesBound,
+              partition, 2, free_bytes);
+        });
+    if (!shape) CUZK_INVALID_INPUT("--h-table: not even 2 rows of an H table fit the VRAM left");
     t = Clock::now();
-    device_key_slot->add_h_table();
+    device_key_slot->add_h_table(shape);
     h_table_build_ms = ms_since(t);
-    std::printf("2^%u: H table (c = %u) built in %.0f ms\n", log_n, device_key_slot->h_table_bits(),
-                h_table_build_ms);
+    std::printf("2^%u: H table (c = %u, %u of %u rows) built in %.0f ms\n", log_n, shape.c,
+                shape.rows, gpu::prover::h_table_shape<Curve>(h_points).rows, h_table_build_ms);
   }
   const auto& device_circuit = *device_circuit_slot;
   const auto& device_key = *device_key_slot;
@@ -246,7 +263,7 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
   const gpu::ntt::DeviceDomain<Fr> domain(
       log_n, bellman ? gpu::ntt::Convention::kBellman : gpu::ntt::Convention::kSnarkjs);
   auto buffers = gpu::prover::PartitionBuffers<Curve>::allocate(
-      gpu::prover::partition_shape(device_circuit, residency, device_key.h_table_bits()));
+      gpu::prover::partition_shape(device_circuit, residency, device_key.h_table_shape()));
   gpu::Stream stream;
   std::printf("2^%u: domain and buffers in %.0f ms\n%s", log_n, ms_since(t),
               device_circuit.describe().c_str());
@@ -327,7 +344,8 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
           {"two_partitions", pair},
           {"key", "random points, proofs not verified"},
           {"key_format", bellman ? "params" : "zkey"},
-          {"h_table_bits", device_key.h_table_bits()},
+          {"h_table_bits", device_key.h_table_shape().c},
+          {"h_table_rows", device_key.h_table_shape().rows},
           {"h_table_build_ms", h_table_build_ms},
           {"key_points",
            {{"a", device_key.footprint().a},
@@ -347,12 +365,11 @@ int main(int argc, char** argv) {
     }
     nlohmann::json results = nlohmann::json::array();
     for (unsigned log_n : o.log_sizes) {
-      results.push_back(
-          o.curve == "bn254"
-              ? run_size<formats::Bn254>(o.curve, log_n, o.runs, o.key_residency, o.bellman,
-                                         o.h_table)
-              : run_size<formats::Bls12_381>(o.curve, log_n, o.runs, o.key_residency, o.bellman,
-                                             o.h_table));
+      results.push_back(o.curve == "bn254"
+                            ? run_size<formats::Bn254>(o.curve, log_n, o.runs, o.key_residency,
+                                                       o.bellman, o.h_table)
+                            : run_size<formats::Bls12_381>(o.curve, log_n, o.runs, o.key_residency,
+                                                           o.bellman, o.h_table));
     }
     if (!o.json_path.empty()) {
       bench::write_results(o.json_path, gpu::device_info(0).name, argc, argv, results);

@@ -18,6 +18,9 @@
 // w·stride + i, so the digit d_w of k_i contributes d_w·(2^(c·w)·P_i) and every window adds
 // into one shared set of 2^(c−1) buckets. The key is then |d| alone (sentinel 2^(c−1) + 1,
 // c bits), the value's index points into the table, and a bucket holds entries of all windows.
+// A partial table of R rows (fewer than the windows) serves the windows in groups of R: window
+// w reads row w mod R and adds into bucket set ⌊w/R⌋, which then weighs 2^(c·R·⌊w/R⌋). A pass
+// never spans two groups, so its keys are |d| alone as well.
 
 #include <bit>
 #include <cstdint>
@@ -62,6 +65,9 @@ struct KeyLayout {
   // Shifted bases: the table's row stride (the number of points); 0 for plain bases, one
   // bucket set per window.
   size_t shifted_stride = 0;
+  // Shifted bases: the rows of a partial table (the windows of a group sharing one bucket
+  // set); 0 for a table with a row for every window.
+  unsigned rows = 0;
 
   CUZK_HD constexpr bool shifted() const { return shifted_stride != 0; }
   CUZK_HD constexpr uint32_t sentinel() const {
@@ -77,17 +83,22 @@ struct KeyLayout {
   // Where the base of point `index` in window first_window + w_local lies.
   CUZK_HD constexpr uint32_t base_index(uint32_t index, unsigned first_window,
                                         unsigned w_local) const {
-    return shifted() ? uint32_t(size_t(first_window + w_local) * shifted_stride + index) : index;
+    if (!shifted()) return index;
+    const unsigned row = (rows == 0 ? first_window : first_window % rows) + w_local;
+    return uint32_t(size_t(row) * shifted_stride + index);
   }
   CUZK_HD static constexpr uint32_t value(uint32_t base_index, int32_t digit) {
     return base_index | (digit < 0 ? kNegativeFlag : 0u);
   }
   // The bucket of a (non-sentinel) key in the MSM's bucket array: window-major, 2^(c−1)
   // buckets per window, bucket j holding the bases of digit ±(j + 1); with shifted bases the
-  // one shared set.
+  // set of first_window's group of rows.
   CUZK_HD constexpr uint64_t bucket(uint32_t key, unsigned first_window) const {
     const uint64_t magnitude = key & ((uint32_t(1) << c) - 1);
-    if (shifted()) return magnitude - 1;
+    if (shifted()) {
+      const uint64_t set = rows == 0 ? 0 : first_window / rows;
+      return (set << (c - 1)) + magnitude - 1;
+    }
     const uint64_t window = first_window + (key >> c);
     return (window << (c - 1)) + magnitude - 1;
   }

@@ -24,7 +24,8 @@
 //                    run sums (where the two steps above wrote) added into the buckets
 //   reduce_segments  per (window, segment of 32 buckets): Σ_j (j + 1)·B_j by running sums
 //   sum_groups       segment results summed 32 at a time (a warp's tree) down to one per window
-//   horner           Σ_w 2^(cw)·S_w (plus an optional addend) into the Jacobian result
+//   horner           Σ_s 2^(shift·s)·S_s over the bucket sets (shift c per window, c·R per
+//                    group of a partial shifted table's R rows), plus an optional addend
 // A bucket receives at most one read-modify-write per launch, from the thread in whose range
 // its run (or run of partials) begins, so no atomics are needed; launches on one stream are
 // ordered.
@@ -267,13 +268,13 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 // *result = Σ_w 2^(c·w)·window_sums[w] (+ *addend): Horner from the top window, doubling in
 // Jacobian coordinates (2M + 5S). One thread: about W·c doublings in sequence.
 template <class Curve>
-__global__ void horner(const ec::Xyzz<Curve>* window_sums, unsigned windows, unsigned c,
+__global__ void horner(const ec::Xyzz<Curve>* window_sums, unsigned windows, unsigned shift,
                        const ec::Xyzz<Curve>* addend, ec::Jacobian<Curve>* result) {
   if (thread_index() != 0) return;
   ec::Jacobian<Curve> acc = ec::Jacobian<Curve>::infinity();
   for (unsigned w = windows; w-- > 0;) {
     if (!acc.is_infinity()) {
-      for (unsigned k = 0; k < c; ++k) acc = acc.dbl();
+      for (unsigned k = 0; k < shift; ++k) acc = acc.dbl();
     }
     acc = acc + window_sums[w].to_jacobian();
   }

@@ -120,31 +120,49 @@ void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curv
 // reduction is paid once and c can be wide (tuning.hpp: shifted_window_bits_for): at 2^26
 // c = 24 gives 11 windows instead of 16, so 31% fewer bucket additions for 11x the bases' VRAM.
 // Made once per set of bases (a key's query) by shift_bases, then used by every msm_shifted.
+//
+// A partial table of R < shifted_windows(c) rows (where VRAM holds no more) serves the
+// windows in groups of R: window w reads row w mod R and adds into the bucket set of its
+// group, ⌈W/R⌉ sets, each reduced, combined with c·R doublings between them. At 2^27 four
+// rows take 11 windows of c = 24 in 3 sets, where the plain MSM has 12 of c = 22 in 12
+// (tuning.hpp: shifted_cost). Row 0 is the bases themselves: a caller holding them in VRAM
+// already can make the table where they lie (see shift_bases).
 template <class Curve>
 struct ShiftedBases {
-  std::span<const ec::Affine<Curve>> table;  // device memory, shifted_windows(c)·n points
+  std::span<const ec::Affine<Curve>> table;  // device memory, table_rows(c, rows)·n points
   size_t n = 0;                              // bases (and scalars)
   unsigned c = 0;                            // the window the table was made for
+  unsigned rows = 0;                         // rows of a partial table; 0: shifted_windows(c)
 };
 
 template <class Curve>
 unsigned shifted_windows(unsigned c);
 
+// The rows a table of window c holds: `rows`, at most shifted_windows(c); 0 for all of them.
+template <class Curve>
+unsigned table_rows(unsigned c, unsigned rows) {
+  const unsigned windows = shifted_windows<Curve>(c);
+  return rows == 0 || rows > windows ? windows : rows;
+}
+
 // Jacobian scratch of one chunk of a row.
 template <class Curve>
 size_t shift_bases_workspace_bytes(size_t n);
 
-// Fills `table` (device, at least shifted_windows(c)·n points) from the device-resident bases,
-// on `stream`; c in [kMinWindowBits, kMaxShiftedWindowBits].
+// Fills `table` (device, at least table_rows(c, rows)·n points) from the device-resident bases,
+// on `stream`; c in [kMinWindowBits, kMaxShiftedWindowBits]. Row 0 is copied from `bases`
+// unless they are the table's first n points already (a buffer made with room for the rows
+// after the bases).
 template <class Curve>
 void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
                  std::span<ec::Affine<Curve>> table, std::span<std::byte> workspace,
-                 cudaStream_t stream);
+                 cudaStream_t stream, unsigned rows = 0);
 
-// Uses config.stream, config.scalars and config.sort_entries_per_pass; the window is the
-// table's (config.window_bits is not read); the table must be on the device.
+// Uses config.stream, config.scalars and config.sort_entries_per_pass; the window and rows are
+// the table's (config.window_bits is not read); the table must be on the device.
 template <class Curve>
-size_t msm_shifted_workspace_bytes(size_t n, unsigned c, const MsmConfig& config);
+size_t msm_shifted_workspace_bytes(size_t n, unsigned c, const MsmConfig& config,
+                                   unsigned rows = 0);
 
 template <class Curve>
 void msm_shifted(const ShiftedBases<Curve>& bases, std::span<const typename Curve::Scalar> scalars,

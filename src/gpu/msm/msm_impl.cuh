@@ -107,16 +107,17 @@ inline size_t prefix_sum_bytes(size_t items) {
   return bytes;
 }
 
-// The largest CUB temporary among the plan's sort shapes (full and last chunk, full and last
-// pass), and the prefix sum of a chunk's pair counts (MsmConfig::scalar_counts).
+// The largest CUB temporary among the plan's sort shapes (full and last chunk, every pass),
+// and the prefix sum of a chunk's pair counts (MsmConfig::scalar_counts).
 inline size_t sort_temp_bytes(const MsmPlan& plan) {
   if (plan.n == 0) return 0;
   const size_t last_chunk = plan.n - (plan.chunks - 1) * plan.chunk_points;
-  const unsigned last_pass = plan.windows - (plan.passes - 1) * plan.windows_per_pass;
   size_t bytes = 0;
   for (size_t chunk : {plan.chunk_points, last_chunk}) {
-    for (unsigned windows : {plan.windows_per_pass, last_pass}) {
-      const KeyLayout layout{plan.c, windows, plan.shifted ? plan.n : 0};
+    for (unsigned pass = 0; pass < plan.passes; ++pass) {
+      const unsigned windows = plan.pass_windows(pass).count;
+      if (windows == 0) continue;
+      const KeyLayout layout{plan.c, windows, plan.shifted ? plan.n : 0, plan.table_rows};
       bytes = std::max(bytes, radix_sort_bytes(chunk * windows, layout.end_bit()));
     }
   }
@@ -128,7 +129,6 @@ struct MsmSetup {
   MsmLayout layout;
 };
 
-// shifted_c: the window of a shifted table (msm_shifted), 0 for plain bases.
 // G2's coordinates lie in Fp2, whose elements have components c0 and c1.
 template <class Curve>
 constexpr Group group_of() {
@@ -143,9 +143,11 @@ inline ScalarDensity density_of(size_t n, const std::optional<ScalarCounts>& cou
   return counts ? density_for(n, counts->others) : ScalarDensity::kDense;
 }
 
+// shifted_c: the window of a shifted table (msm_shifted), 0 for plain bases; shifted_rows: its
+// rows (0: one for every window).
 template <class Curve>
 MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
-                   ScalarDensity density = ScalarDensity::kDense) {
+                   ScalarDensity density = ScalarDensity::kDense, unsigned shifted_rows = 0) {
   const bool pinned = config.bases == Location::kPinnedHost;
   MsmSetup s;
   PlanRequest request;
@@ -154,6 +156,7 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
     request.chunk_points = config.chunk_points != 0 ? config.chunk_points : kDefaultChunkPoints;
   }
   request.shifted = shifted_c != 0;
+  request.table_rows = shifted_rows;
   if (config.sort_entries_per_pass != 0) {
     request.sort_entries_per_pass = config.sort_entries_per_pass;
   } else if (request.shifted) {
@@ -236,12 +239,13 @@ void launch_accumulate(unsigned min_blocks, bool shared, unsigned blocks, cudaSt
 
 // The MSM proper. index_map/device_count: the classified path's "others" (device-resident
 // bases only); addend: added to the result (the classified path's sum of ones); shifted_c:
-// `bases` is a shifted table of that window (msm_shifted), 0 for plain bases.
+// `bases` is a shifted table of that window (msm_shifted) and shifted_rows rows (0: every
+// window's), 0 for plain bases.
 template <class Curve>
 void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scalars, size_t n,
              const uint32_t* index_map, const uint32_t* device_count, const ec::Xyzz<Curve>* addend,
              ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config,
-             unsigned shifted_c = 0) {
+             unsigned shifted_c = 0, unsigned shifted_rows = 0) {
   using Fr = typename Curve::Scalar;
   using Xyzz = ec::Xyzz<Curve>;
   using AffinePoint = ec::Affine<Curve>;
@@ -252,7 +256,8 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   // classified path's index map nor a shifted table.
   const bool counted = config.scalar_counts.has_value() && index_map == nullptr && shifted_c == 0;
   const MsmSetup setup = setup_msm<Curve>(
-      n, config, shifted_c, counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense);
+      n, config, shifted_c, counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense,
+      shifted_rows);
   const MsmPlan& plan = setup.plan;
   const MsmLayout& l = setup.layout;
   check_workspace("gpu msm", workspace, l.total);
@@ -307,9 +312,10 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
                                                   chunk, bases + first, size * sizeof(AffinePoint)))
                                             : bases + first;
     for (unsigned pass = 0; pass < plan.passes; ++pass) {
-      const unsigned first_window = pass * plan.windows_per_pass;
-      const KeyLayout layout{plan.c, std::min(plan.windows_per_pass, plan.windows - first_window),
-                             plan.shifted ? n : 0};
+      const MsmPlan::PassWindows pass_windows = plan.pass_windows(pass);
+      if (pass_windows.count == 0) continue;
+      const unsigned first_window = pass_windows.first;
+      const KeyLayout layout{plan.c, pass_windows.count, plan.shifted ? n : 0, plan.table_rows};
       size_t entries = plan.entries(size, layout.windows_in_pass);
       size_t per_thread = plan.entries_per_thread;
       const uint64_t* chunk_scalars = canonical + first * Fr::kLimbs;
@@ -381,7 +387,8 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       if (plan.merged_passes) {
         const size_t pass_buckets =
             (plan.shifted ? 1 : layout.windows_in_pass) * plan.buckets_per_window;
-        Xyzz* pass_first = buckets + (plan.shifted ? 0 : first_window * plan.buckets_per_window);
+        const size_t first_set = plan.shifted ? first_window / plan.table_rows : first_window;
+        Xyzz* pass_first = buckets + first_set * plan.buckets_per_window;
         kernels::merge_run_sums<Curve><<<blocks_for(pass_buckets), kThreadsPerBlock, 0, stream>>>(
             pass_first, run_sums, pass_buckets);
         CUZK_CHECK_LAUNCH();
@@ -405,7 +412,8 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
     per_window /= group;
     src = 1 - src;
   }
-  kernels::horner<Curve><<<1, 1, 0, stream>>>(sums[src], plan.bucket_sets, plan.c, addend, result);
+  kernels::horner<Curve>
+      <<<1, 1, 0, stream>>>(sums[src], plan.bucket_sets, plan.set_shift(), addend, result);
   CUZK_CHECK_LAUNCH();
 }
 
@@ -522,7 +530,7 @@ size_t shift_bases_workspace_bytes(size_t n) {
 template <class Curve>
 void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
                  std::span<ec::Affine<Curve>> table, std::span<std::byte> workspace,
-                 cudaStream_t stream) {
+                 cudaStream_t stream, unsigned rows) {
   using AffinePoint = ec::Affine<Curve>;
   const size_t n = bases.size();
   if (c < kMinWindowBits || c > kMaxShiftedWindowBits) {
@@ -530,17 +538,19 @@ void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
                        std::to_string(kMinWindowBits) + ".." +
                        std::to_string(kMaxShiftedWindowBits));
   }
-  const unsigned windows = shifted_windows<Curve>(c);
-  if (table.size() < size_t(windows) * n) {
+  const unsigned made_rows = table_rows<Curve>(c, rows);
+  if (table.size() < size_t(made_rows) * n) {
     CUZK_INVALID_INPUT("gpu shift_bases: a table of " + std::to_string(table.size()) + " points; " +
-                       std::to_string(windows) + " x " + std::to_string(n) + " are needed");
+                       std::to_string(made_rows) + " x " + std::to_string(n) + " are needed");
   }
   detail::check_workspace("gpu shift_bases", workspace, shift_bases_workspace_bytes<Curve>(n));
   if (n == 0) return;
-  CUDA_CHECK(cudaMemcpyAsync(table.data(), bases.data(), n * sizeof(AffinePoint),
-                             cudaMemcpyDeviceToDevice, stream));
+  if (bases.data() != table.data()) {
+    CUDA_CHECK(cudaMemcpyAsync(table.data(), bases.data(), n * sizeof(AffinePoint),
+                               cudaMemcpyDeviceToDevice, stream));
+  }
   auto* scratch = reinterpret_cast<ec::Jacobian<Curve>*>(workspace.data());
-  for (unsigned row = 1; row < windows; ++row) {
+  for (unsigned row = 1; row < made_rows; ++row) {
     for (size_t first = 0; first < n; first += kShiftChunkPoints) {
       const size_t size = std::min(kShiftChunkPoints, n - first);
       const size_t threads = div_up(size, kShiftPointsPerThread);
@@ -553,9 +563,9 @@ void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
 }
 
 template <class Curve>
-size_t msm_shifted_workspace_bytes(size_t n, unsigned c, const MsmConfig& config) {
+size_t msm_shifted_workspace_bytes(size_t n, unsigned c, const MsmConfig& config, unsigned rows) {
   if (c == 0) CUZK_INVALID_INPUT("gpu msm_shifted: the table's window must be given");
-  return detail::setup_msm<Curve>(n, config, c).layout.total;
+  return detail::setup_msm<Curve>(n, config, c, ScalarDensity::kDense, rows).layout.total;
 }
 
 template <class Curve>
@@ -573,13 +583,14 @@ void msm_shifted(const ShiftedBases<Curve>& bases, std::span<const typename Curv
     CUZK_INVALID_INPUT("gpu msm_shifted: the table must be resident on the device");
   }
   if (bases.c == 0) CUZK_INVALID_INPUT("gpu msm_shifted: the table's window must be given");
-  if (bases.table.size() < size_t(shifted_windows<Curve>(bases.c)) * bases.n) {
+  if (bases.table.size() < size_t(table_rows<Curve>(bases.c, bases.rows)) * bases.n) {
     CUZK_INVALID_INPUT("gpu msm_shifted: a table of " + std::to_string(bases.table.size()) +
                        " points is too small for " + std::to_string(bases.n) +
-                       " bases at a window of " + std::to_string(bases.c) + " bits");
+                       " bases at a window of " + std::to_string(bases.c) + " bits in " +
+                       std::to_string(table_rows<Curve>(bases.c, bases.rows)) + " rows");
   }
   detail::run_msm<Curve>(bases.table.data(), scalars.data(), bases.n, nullptr, nullptr, nullptr,
-                         result, workspace, config, bases.c);
+                         result, workspace, config, bases.c, bases.rows);
 }
 
 // The XYZZ sum first, then the selection's own workspace.
@@ -708,8 +719,9 @@ void msm_with_classification(std::span<const ec::Affine<Curve>> bases,
   template size_t shift_bases_workspace_bytes<Curve>(size_t);                                      \
   template void shift_bases<Curve>(std::span<const ec::Affine<Curve>>, unsigned,                   \
                                    std::span<ec::Affine<Curve>>, std::span<std::byte>,             \
-                                   cudaStream_t);                                                  \
-  template size_t msm_shifted_workspace_bytes<Curve>(size_t, unsigned, const MsmConfig&);          \
+                                   cudaStream_t, unsigned);                                        \
+  template size_t msm_shifted_workspace_bytes<Curve>(size_t, unsigned, const MsmConfig&,           \
+                                                     unsigned);                                    \
   template void msm_shifted<Curve>(const ShiftedBases<Curve>&,                                     \
                                    std::span<const typename Curve::Scalar>, ec::Jacobian<Curve>*,  \
                                    std::span<std::byte>, const MsmConfig&);                        \

@@ -24,10 +24,13 @@ struct MsmPlan {
   unsigned windows_per_pass = 0;  // windows sorted together
   unsigned passes = 0;
   bool shifted = false;  // bases pre-shifted per window (msm_shifted)
+  // Shifted bases: the table's rows, at most `windows`; fewer (a partial table) group the
+  // windows by rows, each group with its own bucket set (digits.hpp).
+  unsigned table_rows = 0;
   // Buckets outlive a pass (shared by all windows, or revisited by every chunk): each pass
   // accumulates into separate run sums, merged into the buckets after it (thread_work.hpp).
   bool merged_passes = false;
-  unsigned bucket_sets = 0;        // windows, or 1 with shifted bases (shared buckets)
+  unsigned bucket_sets = 0;        // windows, or ⌈windows/table_rows⌉ with shifted bases
   size_t buckets_per_window = 0;   // 2^(c−1)
   size_t segment_buckets = 0;      // buckets per reduction segment
   size_t segments_per_window = 0;  // buckets_per_window / segment_buckets
@@ -39,10 +42,30 @@ struct MsmPlan {
   size_t entries(size_t chunk_size, unsigned windows_in_pass) const {
     return chunk_size * windows_in_pass;
   }
-  // Buckets one pass can touch: its windows' sets, or the shared set.
+  // Buckets one pass can touch: its windows' sets, or its group's shared set.
   size_t pass_buckets() const {
     return (shifted ? size_t(1) : size_t(windows_per_pass)) * buckets_per_window;
   }
+  // Sort passes per group of table rows (shifted bases; a pass never spans two groups).
+  unsigned passes_per_set() const { return (table_rows + windows_per_pass - 1) / windows_per_pass; }
+  // The windows of a pass: [first, first + count); count is 0 for a pass of a partial table's
+  // last group that has no windows left.
+  struct PassWindows {
+    unsigned first = 0;
+    unsigned count = 0;
+  };
+  PassWindows pass_windows(unsigned pass) const {
+    if (!shifted) {
+      const unsigned first = pass * windows_per_pass;
+      return {first, std::min(windows_per_pass, windows - first)};
+    }
+    const unsigned set = pass / passes_per_set();
+    const unsigned first = set * table_rows + pass % passes_per_set() * windows_per_pass;
+    const unsigned end = std::min(windows, (set + 1) * table_rows);
+    return {first, first < end ? std::min(windows_per_pass, end - first) : 0};
+  }
+  // Doublings between consecutive bucket sets in the final Horner step.
+  unsigned set_shift() const { return shifted ? c * table_rows : c; }
   size_t accumulate_threads(size_t entries_count) const {
     return (entries_count + entries_per_thread - 1) / entries_per_thread;
   }
@@ -62,12 +85,14 @@ struct PlanRequest {
   size_t chunk_points = 0;   // bases staged in chunks of this many points; 0: all at once
   size_t sort_entries_per_pass = kSortEntriesPerPass;
   // The bases are a table of windows × n pre-shifted points (msm_shifted), on the device, and
-  // every window adds into one shared bucket set.
+  // every window adds into one shared bucket set; with table_rows (0: every window's) fewer
+  // than the windows, each group of table_rows windows into one set of its own.
   bool shifted = false;
+  unsigned table_rows = 0;
   size_t accumulate_threads = kAccumulateThreads;   // aimed-at threads per accumulation launch
   size_t partials_per_thread = kPartialsPerThread;  // at least 2
   size_t segment_buckets = 0;  // a power of two; 0: segment_buckets_for (tuning.hpp)
-  Group group = Group::kG1;                         // with density, picks the window table
+  Group group = Group::kG1;    // with density, picks the window table
   ScalarDensity density = ScalarDensity::kDense;
 };
 
@@ -84,7 +109,7 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   plan.n = n;
   plan.shifted = shifted;
   plan.c = window_bits != 0 ? window_bits
-           : shifted        ? shifted_window_bits_for(n, scalar_bits)
+           : shifted        ? shifted_window_bits_for(n, scalar_bits, request.table_rows)
                             : window_bits_for(n, request.group, request.density);
   const unsigned max_bits = shifted ? kMaxShiftedWindowBits : kMaxWindowBits;
   if (plan.c < kMinWindowBits || plan.c > max_bits) {
@@ -94,21 +119,24 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   plan.chunk_points = std::max<size_t>(1, chunk_points == 0 ? n : std::min(chunk_points, n));
   plan.chunks = n == 0 ? 0 : (n + plan.chunk_points - 1) / plan.chunk_points;
   plan.windows = window_count(scalar_bits, plan.c);
-  if (shifted && size_t(plan.windows) * n > kMaxPoints) {
-    CUZK_INVALID_INPUT("gpu msm: a shifted table of " + std::to_string(plan.windows) + " x " +
-                       std::to_string(n) + " points; at most " + std::to_string(kMaxPoints) +
-                       " are supported (take a wider window)");
+  if (shifted) {
+    plan.table_rows =
+        request.table_rows == 0 ? plan.windows : std::min(request.table_rows, plan.windows);
   }
-  plan.bucket_sets = shifted ? 1 : plan.windows;
-  plan.windows_per_pass = unsigned(
-      std::clamp<size_t>(sort_entries_per_pass / plan.chunk_points, 1, size_t(plan.windows)));
-  plan.passes = (plan.windows + plan.windows_per_pass - 1) / plan.windows_per_pass;
-  plan.merged_passes = plan.chunks > 1 || (shifted && plan.passes > 1);
+  if (shifted && size_t(plan.table_rows) * n > kMaxPoints) {
+    CUZK_INVALID_INPUT("gpu msm: a shifted table of " + std::to_string(plan.table_rows) + " x " +
+                       std::to_string(n) + " points; at most " + std::to_string(kMaxPoints) +
+                       " are supported (take a wider window or fewer rows)");
+  }
+  plan.bucket_sets = shifted ? unsigned(div_up(plan.windows, plan.table_rows)) : plan.windows;
+  plan.windows_per_pass = unsigned(std::clamp<size_t>(sort_entries_per_pass / plan.chunk_points, 1,
+                                                      shifted ? plan.table_rows : plan.windows));
+  plan.passes = shifted ? plan.bucket_sets * plan.passes_per_set()
+                        : (plan.windows + plan.windows_per_pass - 1) / plan.windows_per_pass;
+  plan.merged_passes = plan.chunks > 1 || (shifted && plan.passes_per_set() > 1);
   plan.buckets_per_window = size_t(1) << (plan.c - 1);
   const size_t segment_buckets =
-      request.segment_buckets != 0
-          ? request.segment_buckets
-          : segment_buckets_for(request.group);
+      request.segment_buckets != 0 ? request.segment_buckets : segment_buckets_for(request.group);
   if (!std::has_single_bit(segment_buckets)) {
     CUZK_INVALID_INPUT("gpu msm: " + std::to_string(segment_buckets) +
                        " buckets per reduction segment; a power of two is needed");

@@ -110,12 +110,24 @@ constexpr unsigned window_bits_for(size_t n, Group group, ScalarDensity density)
 // BLS12-381, random scalars): G1 2^24 c = 20/22/24: 111.1/109.1/115.1 ms; G1 2^26: 433.5/
 // 418.2/414.0; G2 2^22 (model: c = 20): 162.9/170.7/241.1. The model's choices are the best.
 
-constexpr unsigned shifted_window_bits_for(size_t n, unsigned scalar_bits) {
+//
+// A partial table of R rows (when VRAM holds fewer than W(c) rows) has ⌈W(c)/R⌉ bucket sets,
+// each reduced: the cost is W(c)·n + ⌈W(c)/R⌉·3·2^c, and R = 1 is the plain MSM's. At 2^27
+// (BLS12-381) the model gives c = 22 for R = 1 to 3 and c = 24 from R = 4: 1762, 1686, 1661,
+// 1627 (R = 4) and 1526 (R = 11, the whole table) million additions' worth.
+constexpr double shifted_cost(size_t n, unsigned scalar_bits, unsigned c, unsigned max_rows) {
+  const unsigned windows = window_count(scalar_bits, c);
+  const unsigned rows = max_rows == 0 || max_rows > windows ? windows : max_rows;
+  const unsigned sets = (windows + rows - 1) / rows;
+  return double(windows) * double(n) + 3.0 * double(sets) * double(uint64_t(1) << c);
+}
+
+// The best window for a table of at most max_rows rows (0: no limit).
+constexpr unsigned shifted_window_bits_for(size_t n, unsigned scalar_bits, unsigned max_rows = 0) {
   unsigned best = kMinWindowBits;
   double best_cost = 0;
   for (unsigned c = kMinWindowBits; c <= kMaxShiftedWindowBits; ++c) {
-    const double cost =
-        double(window_count(scalar_bits, c)) * double(n) + 3.0 * double(uint64_t(1) << c);
+    const double cost = shifted_cost(n, scalar_bits, c, max_rows);
     if (c == kMinWindowBits || cost < best_cost) {
       best = c;
       best_cost = cost;

@@ -107,8 +107,7 @@ KeyFootprint coefficient_footprint(
   for (const auto& t : coefficients) {
     if (t.wire >= n) {
       CUZK_INVALID_INPUT("coefficient_footprint: a coefficient names wire " +
-                         std::to_string(t.wire) + " of a key with " + std::to_string(n) +
-                         " wires");
+                         std::to_string(t.wire) + " of a key with " + std::to_string(n) + " wires");
     }
     (t.matrix == 0 ? in_a : in_b)[t.wire] = 1;
   }
@@ -223,37 +222,55 @@ DeviceProvingKey<Curve> DeviceProvingKey<Curve>::upload(const formats::BellmanPa
 }
 
 template <class Curve>
-unsigned h_table_window_bits(size_t h_points) {
-  return msm::shifted_window_bits_for(h_points, unsigned(Curve::Fr::kBits));
-}
-
-template <class Curve>
-size_t h_table_bytes(size_t h_points) {
+HTableShape h_table_shape(size_t h_points, unsigned max_rows) {
   using G1C = groth16::G1CurveOf<Curve>;
-  return size_t(msm::shifted_windows<G1C>(h_table_window_bits<Curve>(h_points))) * h_points *
-         sizeof(typename Curve::G1);
+  const unsigned c = msm::shifted_window_bits_for(h_points, unsigned(Curve::Fr::kBits), max_rows);
+  return {c, msm::table_rows<G1C>(c, max_rows)};
 }
 
 template <class Curve>
-void DeviceProvingKey<Curve>::add_h_table() {
+std::vector<HTableShape> h_table_shapes(size_t h_points) {
+  std::vector<HTableShape> shapes;
+  for (unsigned rows = h_table_shape<Curve>(h_points).rows; rows >= 2; --rows) {
+    const HTableShape shape = h_table_shape<Curve>(h_points, rows);
+    if (shapes.empty() || !(shapes.back() == shape)) shapes.push_back(shape);
+  }
+  return shapes;
+}
+
+template <class Curve>
+size_t h_table_bytes(size_t h_points, HTableShape shape) {
+  return shape.rows < 2 ? 0 : size_t(shape.rows - 1) * h_points * sizeof(typename Curve::G1);
+}
+
+template <class Curve>
+void DeviceProvingKey<Curve>::add_h_table(HTableShape shape) {
   using G1C = groth16::G1CurveOf<Curve>;
   if (residency_ != KeyResidency::kDevice) {
     CUZK_INVALID_INPUT(
         "DeviceProvingKey: an H table goes next to a key resident in VRAM; this key is streamed "
         "from host memory");
   }
-  if (h_table_bits_ != 0) CUZK_INVALID_INPUT("DeviceProvingKey: the key has an H table already");
+  if (h_table_) CUZK_INVALID_INPUT("DeviceProvingKey: the key has an H table already");
+  if (shape.rows < 2 || shape.c < msm::kMinWindowBits || shape.c > msm::kMaxShiftedWindowBits ||
+      shape.rows > msm::shifted_windows<G1C>(shape.c)) {
+    CUZK_INVALID_INPUT("DeviceProvingKey: an H table of " + std::to_string(shape.rows) +
+                       " rows at a window of " + std::to_string(shape.c) +
+                       " bits; 2 rows at least, at most one per window, windows of " +
+                       std::to_string(msm::kMinWindowBits) + ".." +
+                       std::to_string(msm::kMaxShiftedWindowBits) + " bits");
+  }
   const size_t n = footprint_.h;
-  const unsigned c = h_table_window_bits<Curve>(n);
-  auto table = DeviceBuffer<G1>::allocate_blocking(h_table_bytes<Curve>(n) / sizeof(G1));
+  auto table = DeviceBuffer<G1>::allocate_blocking(size_t(shape.rows) * n);
   auto workspace =
       DeviceBuffer<std::byte>::allocate_blocking(msm::shift_bases_workspace_bytes<G1C>(n));
   const Stream stream;
-  msm::shift_bases<G1C>({h(), n}, c, {table.data(), table.size()},
-                        {workspace.data(), workspace.size()}, stream);
+  CUDA_CHECK(cudaMemcpyAsync(table.data(), h(), n * sizeof(G1), cudaMemcpyDeviceToDevice, stream));
+  msm::shift_bases<G1C>({table.data(), n}, shape.c, {table.data(), table.size()},
+                        {workspace.data(), workspace.size()}, stream, shape.rows);
   stream.synchronize();
-  h_table_ = std::move(table);
-  h_table_bits_ = c;
+  h_.device = std::move(table);
+  h_table_ = shape;
 }
 
 template KeyFootprint footprint<formats::Bn254>(const formats::Groth16Header<formats::Bn254>&);
@@ -271,10 +288,12 @@ template KeyFootprint coefficient_footprint<formats::Bls12_381>(
 template ZkeyDensity zkey_density<formats::Bn254>(const formats::Groth16Zkey<formats::Bn254>&);
 template ZkeyDensity zkey_density<formats::Bls12_381>(
     const formats::Groth16Zkey<formats::Bls12_381>&);
-template unsigned h_table_window_bits<formats::Bn254>(size_t);
-template unsigned h_table_window_bits<formats::Bls12_381>(size_t);
-template size_t h_table_bytes<formats::Bn254>(size_t);
-template size_t h_table_bytes<formats::Bls12_381>(size_t);
+template HTableShape h_table_shape<formats::Bn254>(size_t, unsigned);
+template HTableShape h_table_shape<formats::Bls12_381>(size_t, unsigned);
+template std::vector<HTableShape> h_table_shapes<formats::Bn254>(size_t);
+template std::vector<HTableShape> h_table_shapes<formats::Bls12_381>(size_t);
+template size_t h_table_bytes<formats::Bn254>(size_t, HTableShape);
+template size_t h_table_bytes<formats::Bls12_381>(size_t, HTableShape);
 template class DeviceProvingKey<formats::Bn254>;
 template class DeviceProvingKey<formats::Bls12_381>;
 

@@ -26,11 +26,14 @@
 // (choose_key_residency in resident_circuit.hpp).
 //
 // H table (optional, add_h_table): the H query's shifted bases 2^(c·w)·P_i (msm::shift_bases)
-// in VRAM beside the key, so that the H MSM, the partition's largest and its only one over
-// dense scalars, runs as msm::msm_shifted (one bucket set for every window, and a wider
-// window). It takes shifted_windows(c) times the H query's VRAM (12 × 1.6 GB for BLS12-381 at
-// 2^24, 11 × 6.4 GB at 2^26) and c doublings per point and row to build, so it serves keys
-// that prove many partitions (the engine's), not a single proof.
+// in VRAM, extending the H query in place (its row 0), so that the H MSM, the partition's
+// largest and its only one over dense scalars, runs as msm::msm_shifted (bucket sets shared by
+// windows, and a wider window). A whole table has shifted_windows(c) rows (12 × 1.6 GB for
+// BLS12-381 at 2^24, 11 × 6.4 GB at 2^26); where VRAM holds fewer, a partial table of R rows
+// groups the windows R at a time (msm.hpp: ShiftedBases), e.g. 4 rows of 12.9 GB at 2^27
+// (c = 24, 3 bucket sets against the plain MSM's 12 windows of c = 22). Rows take c doublings
+// per point to build, seconds in all, so a table serves keys that prove many partitions (the
+// engine's), not a single proof.
 //
 // Ownership: upload() and add_h_table() allocate with blocking calls (cudaMalloc, or
 // cudaHostAlloc) and copy synchronously: start-up work, done when a key is loaded, never per
@@ -68,11 +71,25 @@ struct KeyFootprint {
 template <class Curve>
 KeyFootprint footprint(const formats::Groth16Header<Curve>& header);
 
-// The H table's window for an H query of h_points (msm::shifted_window_bits_for) and its VRAM.
+// An H table's window and rows (msm::ShiftedBases); rows 0: no table.
+struct HTableShape {
+  unsigned c = 0;
+  unsigned rows = 0;
+  bool operator==(const HTableShape&) const = default;
+  explicit operator bool() const { return rows != 0; }
+};
+
+// The H table of an H query of h_points with at most max_rows rows (0: no limit), the window
+// from the tuning model for that many rows (msm::shifted_window_bits_for).
 template <class Curve>
-unsigned h_table_window_bits(size_t h_points);
+HTableShape h_table_shape(size_t h_points, unsigned max_rows = 0);
+// Every table worth making for h_points, most rows first: the whole table down to 2 rows (one
+// row is the plain MSM's bases). Callers take the first that fits their VRAM.
 template <class Curve>
-size_t h_table_bytes(size_t h_points);
+std::vector<HTableShape> h_table_shapes(size_t h_points);
+// The VRAM a table adds to its key: every row but the first, which is the H query itself.
+template <class Curve>
+size_t h_table_bytes(size_t h_points, HTableShape shape);
 
 // The wires whose points a .zkey's a and b queries keep once uploaded: a wire is left out when
 // its A point (resp. both B points) is at infinity. A query is filtered only when that leaves
@@ -128,7 +145,7 @@ class DeviceProvingKey {
   // VRAM held: the points of a resident key, the density lists, the H table.
   size_t device_bytes() const {
     return (residency_ == KeyResidency::kDevice ? bytes() : footprint_.wire_list_bytes) +
-           h_table_.size() * sizeof(G1);
+           h_table_bytes<Curve>(footprint_.h, h_table_);
   }
   const KeyConstants<Curve>& constants() const { return constants_; }
 
@@ -146,14 +163,20 @@ class DeviceProvingKey {
   bool a_filtered() const { return a_filtered_; }
   bool b_filtered() const { return b_filtered_; }
 
-  // Builds the H table (see above) for a window of h_table_window_bits(footprint().h) bits.
-  // Throws kInvalidInput for a streamed key (the table must be in VRAM) or one that has a
-  // table already; kCuda when VRAM is short.
-  void add_h_table();
-  // The table's window (0: no table), and the table as msm_shifted takes it.
-  unsigned h_table_bits() const { return h_table_bits_; }
+  // Builds the H table (see above) of `shape`, by default the whole table. The H query moves
+  // into the table's first row: while it is built the VRAM holds the query twice (one row
+  // more than afterwards). Throws kInvalidInput for a streamed key (the table must be in
+  // VRAM), one that has a table already, or a shape of fewer than 2 rows or more than its
+  // window has; kCuda when VRAM is short.
+  void add_h_table(HTableShape shape);
+  void add_h_table() { add_h_table(prover::h_table_shape<Curve>(footprint_.h)); }
+  // The table's shape (rows 0: no table), and the table as msm_shifted takes it.
+  HTableShape h_table_shape() const { return h_table_; }
   msm::ShiftedBases<groth16::G1CurveOf<Curve>> h_table() const {
-    return {{h_table_.data(), h_table_.size()}, footprint_.h, h_table_bits_};
+    return {{h_.device.data(), size_t(h_table_.rows) * footprint_.h},
+            footprint_.h,
+            h_table_.c,
+            h_table_.rows};
   }
 
  private:
@@ -177,8 +200,7 @@ class DeviceProvingKey {
   Query<G2> b2_;
   bool a_filtered_ = false, b_filtered_ = false;
   DeviceBuffer<uint32_t> a_wires_, b_wires_;
-  DeviceBuffer<G1> h_table_;
-  unsigned h_table_bits_ = 0;
+  HTableShape h_table_;  // h_.device holds its rows
 };
 
 }  // namespace cuzk::gpu::prover

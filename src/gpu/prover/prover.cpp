@@ -50,8 +50,9 @@ size_t msm_workspace_for(const PartitionShape& s) {
   size_t bytes = std::max(bytes_of.template operator()<G1C>(s.n_vars),
                           bytes_of.template operator()<G1C>(s.n_private));
   bytes = std::max(bytes, bytes_of.template operator()<G2C>(s.n_vars));
-  if (s.h_table_bits != 0) {
-    return std::max(bytes, msm::msm_shifted_workspace_bytes<G1C>(s.domain, s.h_table_bits, config));
+  if (s.h_table) {
+    return std::max(bytes, msm::msm_shifted_workspace_bytes<G1C>(s.domain, s.h_table.c, config,
+                                                                 s.h_table.rows));
   }
   return std::max(bytes, bytes_of.template operator()<G1C>(s.domain));
 }
@@ -64,7 +65,7 @@ size_t align_up(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
 template <class Fr>
 PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit, KeyResidency key_residency,
-                               unsigned h_table_bits) {
+                               HTableShape h_table) {
   PartitionShape s;
   s.n_vars = circuit.n_vars();
   s.n_private = circuit.n_vars() - circuit.n_public() - 1;
@@ -73,13 +74,13 @@ PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit, KeyResidency ke
   s.b_wires = circuit.b_wires().size();
   s.synthesis_workspace_bytes = circuit.synthesis_workspace_bytes();
   s.key_residency = key_residency;
-  s.h_table_bits = h_table_bits;
+  s.h_table = h_table;
   return s;
 }
 
 template <class Fr>
 PartitionShape partition_shape(const HostCircuit<Fr>& circuit, KeyResidency key_residency,
-                               unsigned h_table_bits) {
+                               HTableShape h_table) {
   // DeviceCircuit::synthesis_workspace_bytes: one partial per heavy-row segment.
   const size_t segments = circuit.a.segments.size() + circuit.b.segments.size() +
                           (circuit.c ? circuit.c->segments.size() : 0);
@@ -91,7 +92,7 @@ PartitionShape partition_shape(const HostCircuit<Fr>& circuit, KeyResidency key_
   s.b_wires = circuit.b_wires.size();
   s.synthesis_workspace_bytes = segments * sizeof(Fr);
   s.key_residency = key_residency;
-  s.h_table_bits = h_table_bits;
+  s.h_table = h_table;
   return s;
 }
 
@@ -223,11 +224,14 @@ void check_partition(const DeviceCircuit<typename Curve::Fr>& circuit,
                                                                       : "resident in VRAM") +
                        ", the key given is not");
   }
-  if (have.h_table_bits != key.h_table_bits()) {
-    CUZK_INVALID_INPUT("gpu prove: the partition buffers were made for a key " +
-                       std::string(have.h_table_bits != 0 ? "with" : "without") +
-                       " an H table, the key given has " +
-                       (key.h_table_bits() != 0 ? "one" : "none"));
+  if (!(have.h_table == key.h_table_shape())) {
+    const auto describe = [](HTableShape t) {
+      return t ? "an H table of " + std::to_string(t.rows) + " rows at c = " + std::to_string(t.c)
+               : std::string("no H table");
+    };
+    CUZK_INVALID_INPUT("gpu prove: the partition buffers were made for a key with " +
+                       describe(have.h_table) + ", the key given has " +
+                       describe(key.h_table_shape()));
   }
   if (!buffers.placed()) {
     CUZK_INVALID_INPUT("gpu prove: the partition buffers have no device memory (place() them)");
@@ -328,11 +332,10 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   // H first: its scalars are dense, and the GPU runs it while the host waits for the counts.
   config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
   const std::span<const Fr> h_scalars(buffers.a(), h_count);
-  if (key.h_table_bits() != 0) {
+  if (key.h_table_shape()) {
     msm::msm_shifted<G1C>(key.h_table(), h_scalars, g1 + 3, workspace, config);
   } else {
-    run_msm.template operator()<G1C>({key.h(), h_count}, h_scalars, g1 + 3, nullptr,
-                                     std::nullopt);
+    run_msm.template operator()<G1C>({key.h(), h_count}, h_scalars, g1 + 3, nullptr, std::nullopt);
   }
   marks[4].record(stream);
   config.scalars = msm::ScalarForm::kCanonical;
@@ -450,27 +453,27 @@ groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circu
   return result;
 }
 
-#define CUZK_GPU_PROVER_FOR_CURVE(Curve)                                                           \
-  template class PartitionBuffers<Curve>;                                                          \
-  template PartitionShape partition_shape(const DeviceCircuit<typename Curve::Fr>&, KeyResidency,  \
-                                          unsigned);                                               \
-  template PartitionShape partition_shape(const HostCircuit<typename Curve::Fr>&, KeyResidency,    \
-                                          unsigned);                                               \
-  template void check_partition<Curve>(                                                            \
-      const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,                    \
-      const ntt::DeviceDomain<typename Curve::Fr>&, const PinnedWitness<typename Curve::Fr>&,      \
-      const PartitionBuffers<Curve>&);                                                             \
-  template void enqueue_stage<Curve>(const PinnedWitness<typename Curve::Fr>&,                     \
-                                     PartitionBuffers<Curve>&, const Stream&);                     \
-  template void enqueue_compute<Curve>(                                                            \
-      const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,                    \
-      const ntt::DeviceDomain<typename Curve::Fr>&, PartitionBuffers<Curve>&, const Stream&);      \
-  template groth16::ProveResult<Curve> finish_partition<Curve>(                                    \
-      const DeviceProvingKey<Curve>&, const PinnedWitness<typename Curve::Fr>&,                    \
-      PartitionBuffers<Curve>&, const GpuProveOptions<Curve>&, GpuStageTimes*);                    \
-  template groth16::ProveResult<Curve> prove<Curve>(                                               \
-      const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,                    \
-      const ntt::DeviceDomain<typename Curve::Fr>&, const PinnedWitness<typename Curve::Fr>&,      \
+#define CUZK_GPU_PROVER_FOR_CURVE(Curve)                                                          \
+  template class PartitionBuffers<Curve>;                                                         \
+  template PartitionShape partition_shape(const DeviceCircuit<typename Curve::Fr>&, KeyResidency, \
+                                          HTableShape);                                           \
+  template PartitionShape partition_shape(const HostCircuit<typename Curve::Fr>&, KeyResidency,   \
+                                          HTableShape);                                           \
+  template void check_partition<Curve>(                                                           \
+      const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,                   \
+      const ntt::DeviceDomain<typename Curve::Fr>&, const PinnedWitness<typename Curve::Fr>&,     \
+      const PartitionBuffers<Curve>&);                                                            \
+  template void enqueue_stage<Curve>(const PinnedWitness<typename Curve::Fr>&,                    \
+                                     PartitionBuffers<Curve>&, const Stream&);                    \
+  template void enqueue_compute<Curve>(                                                           \
+      const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,                   \
+      const ntt::DeviceDomain<typename Curve::Fr>&, PartitionBuffers<Curve>&, const Stream&);     \
+  template groth16::ProveResult<Curve> finish_partition<Curve>(                                   \
+      const DeviceProvingKey<Curve>&, const PinnedWitness<typename Curve::Fr>&,                   \
+      PartitionBuffers<Curve>&, const GpuProveOptions<Curve>&, GpuStageTimes*);                   \
+  template groth16::ProveResult<Curve> prove<Curve>(                                              \
+      const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,                   \
+      const ntt::DeviceDomain<typename Curve::Fr>&, const PinnedWitness<typename Curve::Fr>&,     \
       PartitionBuffers<Curve>&, const Stream&, const GpuProveOptions<Curve>&, GpuStageTimes*);
 
 CUZK_GPU_PROVER_FOR_CURVE(formats::Bn254)

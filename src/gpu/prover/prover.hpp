@@ -67,18 +67,18 @@ struct PartitionShape {
   // copy stream.
   KeyResidency key_residency = KeyResidency::kDevice;
   size_t stream_chunk_points = 0;
-  // The window of the key's H table (DeviceProvingKey::add_h_table; 0: none): the H MSM then
-  // runs as msm_shifted, whose workspace differs.
-  unsigned h_table_bits = 0;
+  // The key's H table (DeviceProvingKey::add_h_table; rows 0: none): the H MSM then runs as
+  // msm_shifted, whose workspace differs.
+  HTableShape h_table;
 };
 template <class Fr>
 PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit,
                                KeyResidency key_residency = KeyResidency::kDevice,
-                               unsigned h_table_bits = 0);
+                               HTableShape h_table = {});
 template <class Fr>
 PartitionShape partition_shape(const HostCircuit<Fr>& circuit,
                                KeyResidency key_residency = KeyResidency::kDevice,
-                               unsigned h_table_bits = 0);
+                               HTableShape h_table = {});
 
 // One partition in flight. Move-only; one partition at a time uses it.
 template <class Curve>

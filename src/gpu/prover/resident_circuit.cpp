@@ -33,7 +33,7 @@ template <class Curve>
 template <class Key>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
     const HostCircuit<Fr>& host, const Key& key, ntt::Convention convention, KeyPlacement placement,
-    bool h_table, std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
+    HTableShape h_table, std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
   if (streamed != nullptr) {
     if (streamed->residency() != KeyResidency::kStreamed) {
       CUZK_INVALID_INPUT(
@@ -53,7 +53,7 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
     r.key_ = std::move(streamed);
   } else {
     // The matrices and domain first: what is left decides where an automatic key goes.
-    // The H table only beside a key in VRAM; kAuto makes it only where it fits with one
+    // The H table only beside a key in VRAM; kAuto makes the largest that fits with one
     // partition, so that it never moves the key out of VRAM.
     const KeyFootprint f = footprint_of(key);
     const bool automatic = placement == KeyPlacement::kAuto;
@@ -62,24 +62,26 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
         placement, f.bytes(),
         PartitionBuffers<Curve>::bytes_for(partition_shape(host, KeyResidency::kDevice)),
         free_bytes);
-    const auto table_fits = [&] {
-      const size_t partition = PartitionBuffers<Curve>::bytes_for(
-          partition_shape(host, KeyResidency::kDevice, h_table_window_bits<Curve>(f.h)));
-      return h_table_fits(f.bytes() + h_table_bytes<Curve>(f.h), partition, 1, free_bytes);
-    };
-    const bool with_table =
-        h_table && residency == KeyResidency::kDevice && (!automatic || table_fits());
+    HTableShape table = residency == KeyResidency::kDevice ? h_table : HTableShape{};
+    if (table && automatic) {
+      table = largest_fitting_h_table<Curve>(f.h, table.rows, [&](HTableShape shape) {
+        const size_t partition =
+            PartitionBuffers<Curve>::bytes_for(partition_shape(host, KeyResidency::kDevice, shape));
+        return h_table_fits(f.bytes() + h_table_bytes<Curve>(f.h, shape), partition, 1, free_bytes);
+      });
+    }
     auto device_key = DeviceProvingKey<Curve>::upload(key, residency);
-    if (with_table) device_key.add_h_table();
+    if (table) device_key.add_h_table(table);
     r.key_ = std::make_shared<const DeviceProvingKey<Curve>>(std::move(device_key));
   }
-  r.shape_ = partition_shape(host, r.key_->residency(), r.key_->h_table_bits());
+  r.shape_ = partition_shape(host, r.key_->residency(), r.key_->h_table_shape());
   return r;
 }
 
 template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(const formats::Groth16Zkey<Curve>& zkey,
-                                                         KeyPlacement placement, bool h_table) {
+                                                         KeyPlacement placement,
+                                                         HTableShape h_table) {
   return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs, placement, h_table);
 }
 
@@ -89,13 +91,14 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(
     std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
   if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
   return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs,
-                KeyPlacement::kStreamed, false, std::move(streamed));
+                KeyPlacement::kStreamed, {}, std::move(streamed));
 }
 
 template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::BellmanParams& params,
                                                            const formats::R1cs<Curve>& r1cs,
-                                                           KeyPlacement placement, bool h_table) {
+                                                           KeyPlacement placement,
+                                                           HTableShape h_table) {
   if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
     CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
   } else {
@@ -113,7 +116,7 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(
   } else {
     if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
     return upload(host_circuit_from_r1cs(r1cs), params, ntt::Convention::kBellman,
-                  KeyPlacement::kStreamed, false, std::move(streamed));
+                  KeyPlacement::kStreamed, {}, std::move(streamed));
   }
 }
 

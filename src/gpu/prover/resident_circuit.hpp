@@ -61,20 +61,31 @@ inline bool h_table_fits(size_t key_and_table_bytes, size_t partition_bytes, int
          vram_bytes;
 }
 
+// The H table of most rows, at most max_rows (0: no limit), for which fits(shape) holds
+// (h_table_shapes, whole table first); none (rows 0) when not even 2 rows fit.
+template <class Curve, class Fits>
+HTableShape largest_fitting_h_table(size_t h_points, unsigned max_rows, Fits&& fits) {
+  for (const HTableShape& shape : h_table_shapes<Curve>(h_points)) {
+    if ((max_rows == 0 || shape.rows <= max_rows) && fits(shape)) return shape;
+  }
+  return {};
+}
+
 template <class Curve>
 class ResidentCircuit {
  public:
   using Fr = typename Curve::Fr;
 
   // Throws kInvalidInput for a key whose sections disagree, kCuda when VRAM (or, for a
-  // streamed key, pinnable host memory) is short. With h_table, a key placed in VRAM gets its
-  // H table (DeviceProvingKey::add_h_table): always with kDevice (kCuda when VRAM is short);
-  // with kAuto only when the key, the table and one partition's buffers fit the VRAM left by
-  // the matrices and domain with kPlacementMarginBytes to spare, so that the table never
-  // changes where the key goes (key().h_table_bits() says whether it was made).
+  // streamed key, pinnable host memory) is short. With an h_table shape (h_table_shape), a key
+  // placed in VRAM gets that H table (DeviceProvingKey::add_h_table): as asked with kDevice
+  // (kCuda when VRAM is short); with kAuto the largest table of at most its rows for which the
+  // key, the table and one partition's buffers fit the VRAM left by the matrices and domain
+  // with kPlacementMarginBytes to spare, or none, so that the table never changes where the
+  // key goes (key().h_table_shape() says what was made).
   static ResidentCircuit from_zkey(const formats::Groth16Zkey<Curve>& zkey,
                                    KeyPlacement placement = KeyPlacement::kDevice,
-                                   bool h_table = false);
+                                   HTableShape h_table = {});
   // The matrices and domain of `zkey` on the current device, proving with `streamed`, a key of
   // the same .zkey made beforehand in pinned host memory (KeyResidency::kStreamed): pinned
   // memory serves every device, so one copy of the points does for all of them where a
@@ -87,7 +98,7 @@ class ResidentCircuit {
   static ResidentCircuit from_params(const formats::BellmanParams& params,
                                      const formats::R1cs<Curve>& r1cs,
                                      KeyPlacement placement = KeyPlacement::kDevice,
-                                     bool h_table = false);
+                                     HTableShape h_table = {});
   // As from_zkey with a shared streamed key (made from these params).
   static ResidentCircuit from_params(const formats::BellmanParams& params,
                                      const formats::R1cs<Curve>& r1cs,
@@ -108,7 +119,7 @@ class ResidentCircuit {
   template <class Key>
   static ResidentCircuit upload(const HostCircuit<Fr>& host, const Key& key,
                                 ntt::Convention convention, KeyPlacement placement,
-                                bool h_table,
+                                HTableShape h_table,
                                 std::shared_ptr<const DeviceProvingKey<Curve>> streamed = nullptr);
 
   DeviceCircuit<Fr> circuit_;
