@@ -107,7 +107,7 @@ TEST(GpuMsmHost, KeysRoundTripAndStayBelowTheSentinel) {
         const uint32_t key = layout.key(d, w);
         const uint32_t index = layout.base_index(17, 5, w);
         const bool ok = key < layout.sentinel() &&
-                        layout.bucket(key, 5) == uint64_t(d < 0 ? -d : d) - 1 &&
+                        layout.bucket(key, 0) == uint64_t(d < 0 ? -d : d) - 1 &&
                         index == (5 + w) * stride + 17;
         if (!ok) ++mismatches;
       }
@@ -117,14 +117,14 @@ TEST(GpuMsmHost, KeysRoundTripAndStayBelowTheSentinel) {
   // A partial table of 4 rows: window 9 (= 2·4 + 1) reads row 1 and adds into bucket set 2.
   for (unsigned c : {2u, 16u, 24u}) {
     const size_t stride = 1000;
-    const KeyLayout layout{c, 3, stride, 4};
+    const KeyLayout layout{c, 3, stride, 8};
     const uint64_t set_first = uint64_t(2) << (c - 1);
     for (int32_t d : {-(int32_t(1) << (c - 1)), -1, 1}) {
       for (unsigned w = 0; w < 3; ++w) {
         ++cases;
         const uint32_t key = layout.key(d, w);
         const bool ok = key < layout.sentinel() &&
-                        layout.bucket(key, 9) == set_first + uint64_t(d < 0 ? -d : d) - 1 &&
+                        layout.bucket(key, 2) == set_first + uint64_t(d < 0 ? -d : d) - 1 &&
                         layout.base_index(17, 9, w) == (1 + w) * stride + 17;
         if (!ok) ++mismatches;
       }
@@ -324,7 +324,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
       const MsmPlan::PassWindows pass_windows = plan.pass_windows(pass);
       if (pass_windows.count == 0) continue;
       const unsigned first_window = pass_windows.first;
-      const KeyLayout layout{plan.c, pass_windows.count, shifted ? n : 0, plan.table_rows};
+      const KeyLayout layout = plan.key_layout(first_window, pass_windows.count);
       size_t entries = plan.entries(size, layout.windows_in_pass);
       size_t per_thread = plan.entries_per_thread;
       std::vector<uint32_t> keys(entries), values(entries);
@@ -361,13 +361,13 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
         sorted_values[p] = values[order[p]];
       }
       const size_t nonzero = work::first_at_least(sorted_keys.data(), entries, layout.sentinel());
-      const unsigned sink_window = plan.merged_passes ? 0 : first_window;
+      const unsigned sink_set = plan.merged_passes ? 0 : plan.set_of(first_window);
       size_t count = div_up(entries, per_thread);
       EXPECT_LE(count, plan.max_accumulate_threads);
       for (size_t t = 0; t < count; ++t) {
         const work::RunSink<FrBucket> sink{
-            sink_buckets,       layout, sink_window, partial_keys[0].data(),
-            partials[0].data(), t,      count == 1,  true};
+            sink_buckets,       layout, sink_set,   partial_keys[0].data(),
+            partials[0].data(), t,      count == 1, true};
         work::accumulate<FrBucket, FrBase>(t * per_thread, per_thread, nonzero, sorted_keys.data(),
                                            sorted_values.data(), table.data() + first, sink);
       }
@@ -376,7 +376,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
         for (size_t t = 0; t < next; ++t) {
           const work::RunSink<FrBucket> sink{sink_buckets,
                                              layout,
-                                             sink_window,
+                                             sink_set,
                                              partial_keys[1 - src].data(),
                                              partials[1 - src].data(),
                                              t,
@@ -391,8 +391,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
       if (plan.merged_passes) {
         const size_t pass_buckets =
             (shifted ? 1 : layout.windows_in_pass) * plan.buckets_per_window;
-        const size_t offset =
-            (shifted ? first_window / plan.table_rows : first_window) * plan.buckets_per_window;
+        const size_t offset = size_t(plan.set_of(first_window)) * plan.buckets_per_window;
         for (size_t b = 0; b < pass_buckets; ++b) {
           work::merge_run_sum(buckets[offset + b], run_sums[b]);
         }

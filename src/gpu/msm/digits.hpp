@@ -65,9 +65,9 @@ struct KeyLayout {
   // Shifted bases: the table's row stride (the number of points); 0 for plain bases, one
   // bucket set per window.
   size_t shifted_stride = 0;
-  // Shifted bases: the rows of a partial table (the windows of a group sharing one bucket
-  // set); 0 for a table with a row for every window.
-  unsigned rows = 0;
+  // Shifted bases: the window that row 0 stands for in this pass, the first of its group of
+  // rows in a partial table (0 for a table with a row for every window).
+  unsigned row_base = 0;
 
   CUZK_HD constexpr bool shifted() const { return shifted_stride != 0; }
   CUZK_HD constexpr uint32_t sentinel() const {
@@ -84,23 +84,19 @@ struct KeyLayout {
   CUZK_HD constexpr uint32_t base_index(uint32_t index, unsigned first_window,
                                         unsigned w_local) const {
     if (!shifted()) return index;
-    const unsigned row = (rows == 0 ? first_window : first_window % rows) + w_local;
-    return uint32_t(size_t(row) * shifted_stride + index);
+    return uint32_t(size_t(first_window + w_local - row_base) * shifted_stride + index);
   }
   CUZK_HD static constexpr uint32_t value(uint32_t base_index, int32_t digit) {
     return base_index | (digit < 0 ? kNegativeFlag : 0u);
   }
-  // The bucket of a (non-sentinel) key in the MSM's bucket array: window-major, 2^(c−1)
-  // buckets per window, bucket j holding the bases of digit ±(j + 1); with shifted bases the
-  // set of first_window's group of rows.
-  CUZK_HD constexpr uint64_t bucket(uint32_t key, unsigned first_window) const {
+  // The bucket of a (non-sentinel) key in a bucket array of sets of 2^(c−1) buckets, bucket j
+  // of a set holding the bases of digit ±(j + 1), the pass's first window adding into set
+  // first_set: with plain bases a set per window (key >> c counts windows from the pass's
+  // first), with shifted bases one set for the whole pass.
+  CUZK_HD constexpr uint64_t bucket(uint32_t key, unsigned first_set) const {
     const uint64_t magnitude = key & ((uint32_t(1) << c) - 1);
-    if (shifted()) {
-      const uint64_t set = rows == 0 ? 0 : first_window / rows;
-      return (set << (c - 1)) + magnitude - 1;
-    }
-    const uint64_t window = first_window + (key >> c);
-    return (window << (c - 1)) + magnitude - 1;
+    const uint64_t set = shifted() ? first_set : first_set + (key >> c);
+    return (set << (c - 1)) + magnitude - 1;
   }
 };
 

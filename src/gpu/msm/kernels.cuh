@@ -79,8 +79,10 @@ __global__ void fill_infinity_words(Point* points, size_t count) {
 
 // With `device_count`, entries from *device_count on are zero digits; with `index_map`, entry
 // i is scalar (and base) index_map[i]. Scalars are integers (Fr::Int, from to_canonical or
-// canonical input) or Montgomery-form elements (Fr), each then made an integer here (one
-// product), which spares to_canonical's kernel and pass over the scalars.
+// canonical input), whose limbs the digits read where they lie (a copy in the thread's local
+// memory cost 19% of the kernel: 0.639 → 0.760 ms at 2^24, H200), or Montgomery-form elements
+// (Fr), each then made an integer here (one product), which spares to_canonical's kernel and
+// pass over the scalars.
 template <class Fr, class Scalar>
 __global__ void digits(const Scalar* scalars, size_t count, const uint32_t* device_count,
                        const uint32_t* index_map, KeyLayout layout, unsigned first_window,
@@ -89,15 +91,13 @@ __global__ void digits(const Scalar* scalars, size_t count, const uint32_t* devi
   if (i >= count) return;
   const bool live = device_count == nullptr || i < *device_count;
   const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
-  typename Fr::Int k{};
-  if (live) {
-    if constexpr (std::is_same_v<Scalar, Fr>) {
-      k = scalars[index].to_int();
-    } else {
-      k = scalars[index];
-    }
+  if constexpr (std::is_same_v<Scalar, Fr>) {
+    const typename Fr::Int k = live ? scalars[index].to_int() : typename Fr::Int{};
+    work::digits(k.limb, Fr::kLimbs, count, i, live, index, layout, first_window, keys, values);
+  } else {
+    work::digits(scalars[index].limb, Fr::kLimbs, count, i, live, index, layout, first_window, keys,
+                 values);
   }
-  work::digits(k.limb, Fr::kLimbs, count, i, live, index, layout, first_window, keys, values);
 }
 
 // Compact pairs (MsmConfig::scalar_counts), first step: each scalar's number of pairs in the

@@ -117,7 +117,7 @@ inline size_t sort_temp_bytes(const MsmPlan& plan) {
     for (unsigned pass = 0; pass < plan.passes; ++pass) {
       const unsigned windows = plan.pass_windows(pass).count;
       if (windows == 0) continue;
-      const KeyLayout layout{plan.c, windows, plan.shifted ? plan.n : 0, plan.table_rows};
+      const KeyLayout layout = plan.key_layout(plan.pass_windows(pass).first, windows);
       bytes = std::max(bytes, radix_sort_bytes(chunk * windows, layout.end_bit()));
     }
   }
@@ -315,7 +315,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       const MsmPlan::PassWindows pass_windows = plan.pass_windows(pass);
       if (pass_windows.count == 0) continue;
       const unsigned first_window = pass_windows.first;
-      const KeyLayout layout{plan.c, pass_windows.count, plan.shifted ? n : 0, plan.table_rows};
+      const KeyLayout layout = plan.key_layout(first_window, pass_windows.count);
       size_t entries = plan.entries(size, layout.windows_in_pass);
       size_t per_thread = plan.entries_per_thread;
       const uint64_t* chunk_scalars = canonical + first * Fr::kLimbs;
@@ -369,17 +369,17 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
 
       // The pass's runs go to its own buckets directly when nothing else touches them, else
       // to the run sums (indexed from the pass's first window), merged after the pass.
-      const unsigned sink_window = plan.merged_passes ? 0 : first_window;
+      const unsigned sink_set = plan.merged_passes ? 0 : plan.set_of(first_window);
       size_t count = div_up(entries, per_thread);
       launch_accumulate<Curve>(min_blocks, shared_sums, blocks_for(count), stream, keys[1],
                                values[1], nonzero, per_thread, count, chunk_bases,
-                               work::RunSink<Xyzz>{run_sums, layout, sink_window, partial_keys[0],
+                               work::RunSink<Xyzz>{run_sums, layout, sink_set, partial_keys[0],
                                                    partials[0], 0, count == 1, true});
       for (int src = 0; count > 1; src = 1 - src) {
         const size_t next = div_up(count, plan.partials_per_thread);
         kernels::combine_partials<Curve><<<blocks_for(next), kThreadsPerBlock, 0, stream>>>(
             partial_keys[src], partials[src], count, plan.partials_per_thread, next,
-            work::RunSink<Xyzz>{run_sums, layout, sink_window, partial_keys[1 - src],
+            work::RunSink<Xyzz>{run_sums, layout, sink_set, partial_keys[1 - src],
                                 partials[1 - src], 0, next == 1, false});
         CUZK_CHECK_LAUNCH();
         count = next;
@@ -387,8 +387,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       if (plan.merged_passes) {
         const size_t pass_buckets =
             (plan.shifted ? 1 : layout.windows_in_pass) * plan.buckets_per_window;
-        const size_t first_set = plan.shifted ? first_window / plan.table_rows : first_window;
-        Xyzz* pass_first = buckets + first_set * plan.buckets_per_window;
+        Xyzz* pass_first = buckets + size_t(plan.set_of(first_window)) * plan.buckets_per_window;
         kernels::merge_run_sums<Curve><<<blocks_for(pass_buckets), kThreadsPerBlock, 0, stream>>>(
             pass_first, run_sums, pass_buckets);
         CUZK_CHECK_LAUNCH();

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 
+#include "gpu/msm/digits.hpp"
 #include "gpu/msm/tuning.hpp"
 #include "util/error.hpp"
 
@@ -63,6 +64,12 @@ struct MsmPlan {
     const unsigned first = set * table_rows + pass % passes_per_set() * windows_per_pass;
     const unsigned end = std::min(windows, (set + 1) * table_rows);
     return {first, first < end ? std::min(windows_per_pass, end - first) : 0};
+  }
+  // The bucket set a window adds into: its own, or its group's with a shifted table.
+  unsigned set_of(unsigned window) const { return shifted ? window / table_rows : window; }
+  // The key layout of a pass over `windows_in_pass` windows from first_window.
+  KeyLayout key_layout(unsigned first_window, unsigned windows_in_pass) const {
+    return {c, windows_in_pass, shifted ? n : 0, shifted ? set_of(first_window) * table_rows : 0};
   }
   // Doublings between consecutive bucket sets in the final Horner step.
   unsigned set_shift() const { return shifted ? c * table_rows : c; }

@@ -85,7 +85,7 @@ template <class Bucket>
 struct RunSink {
   Bucket* buckets;
   KeyLayout layout;
-  unsigned first_window;
+  unsigned first_set;  // the bucket set of the pass's first window (KeyLayout::bucket)
   uint32_t* partial_keys;
   Bucket* partials;
   size_t slot;
@@ -97,7 +97,7 @@ struct RunSink {
       partial_keys[slot] = key;
       partials[slot] = sum;
     } else {
-      Bucket& bucket = buckets[layout.bucket(key, first_window)];
+      Bucket& bucket = buckets[layout.bucket(key, first_set)];
       bucket = store ? sum : bucket + sum;
     }
   }
