@@ -62,9 +62,10 @@ CUZK_HD constexpr int32_t signed_digit(const uint64_t* limbs, unsigned limb_coun
 struct KeyLayout {
   unsigned c;
   unsigned windows_in_pass;
-  // Shifted bases: the table's row stride (the number of points); 0 for plain bases, one
-  // bucket set per window.
-  size_t shifted_stride = 0;
+  // Shifted bases: the table's row stride (the number of points, below 2^31); 0 for plain
+  // bases, one bucket set per window. (32 bits keep the layout at 16 bytes: the accumulation
+  // kernels carry it.)
+  uint32_t shifted_stride = 0;
   // Shifted bases: the window that row 0 stands for in this pass, the first of its group of
   // rows in a partial table (0 for a table with a row for every window).
   unsigned row_base = 0;
@@ -95,8 +96,9 @@ struct KeyLayout {
   // first), with shifted bases one set for the whole pass.
   CUZK_HD constexpr uint64_t bucket(uint32_t key, unsigned first_set) const {
     const uint64_t magnitude = key & ((uint32_t(1) << c) - 1);
-    const uint64_t set = shifted() ? first_set : first_set + (key >> c);
-    return (set << (c - 1)) + magnitude - 1;
+    if (shifted()) return (uint64_t(first_set) << (c - 1)) + magnitude - 1;
+    const uint64_t window = first_set + (key >> c);
+    return (window << (c - 1)) + magnitude - 1;
   }
 };
 

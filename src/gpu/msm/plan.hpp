@@ -69,7 +69,8 @@ struct MsmPlan {
   unsigned set_of(unsigned window) const { return shifted ? window / table_rows : window; }
   // The key layout of a pass over `windows_in_pass` windows from first_window.
   KeyLayout key_layout(unsigned first_window, unsigned windows_in_pass) const {
-    return {c, windows_in_pass, shifted ? n : 0, shifted ? set_of(first_window) * table_rows : 0};
+    return {c, windows_in_pass, shifted ? uint32_t(n) : 0u,
+            shifted ? set_of(first_window) * table_rows : 0u};
   }
   // Doublings between consecutive bucket sets in the final Horner step.
   unsigned set_shift() const { return shifted ? c * table_rows : c; }
