@@ -18,7 +18,7 @@
 //                    serialize): runs that begin inside the range go into their bucket, the run
 //                    the range begins with (possibly begun earlier) into a partial slot;
 //                    accumulate_shared is the same with the running sums in shared memory
-//   combine_partials the partial slots, the same way, 8 per thread, level after level, until
+//   combine_partials the partial slots, the same way, 4 per thread, level after level, until
 //                    one thread is left, whose first run goes into its bucket as well
 //   merge_run_sums   when buckets outlive a pass (shifted bases, staged chunks): the pass's
 //                    run sums (where the two steps above wrote) added into the buckets

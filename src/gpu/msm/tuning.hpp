@@ -228,7 +228,10 @@ inline constexpr SumStorage kDefaultSumStorage = SumStorage::kShared;
 // a quarter of one wave. Measured on the H200 (BLS12-381, bench_gpu_msm --partials-per-thread,
 // 2026-11-30), fan-in 8 against 32: G1 2^26 random 503.6 against 507.9 ms, porep 147.8 against
 // 153.0; G2 2^22 porep 59.2 against 65.0, 2^24 random 610.5 against 616.5 (16: in between).
-inline constexpr size_t kPartialsPerThread = 8;
+// Fan-in 4 against 8 (2026-12-02, b059dd8, bench/results/..._b059dd8_msm_partials{4,8}.json):
+// faster in every case, G1 2^24 shifted 85.16 against 85.36 ms, porep counted 31.58 against
+// 31.93, 2^26 porep counted 104.07 against 104.78, G2 2^22 porep 34.41 against 35.48.
+inline constexpr size_t kPartialsPerThread = 4;
 
 // Bucket reduction: each thread reduces a segment of L buckets of one window (2L full additions
 // plus a small-scalar multiplication by the segment's first bucket number, ~c doublings and c/2
