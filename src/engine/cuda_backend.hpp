@@ -59,7 +59,7 @@ struct CudaOptions {
   // query's VRAM (about 3.3x a porep key's VRAM at 2^24) and a build of seconds at load. Each
   // key gets the largest table (most rows) that fits the smallest GPU beside the key and
   // partitions_per_device partitions (h_table_fits), or none where not even 2 rows do, so
-  // that the key stays in VRAM: at 2^27 the whole table would take ~140 GB, 4 of its 11 rows
+  // that the key stays in VRAM: at 2^27 the whole table would take ~140 GB, 3 of its 11 rows
   // fit an H200 beside two partitions.
   bool h_tables = false;
   int partitions_per_device = 2;  // the engine's workers per GPU (each holds one partition)

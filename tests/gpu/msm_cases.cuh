@@ -521,6 +521,30 @@ TYPED_TEST_P(GpuMsmTest, ScalarCountsAndCompactPairs) {
                gpu_run<Curve>(Op::kMsm, bases, longer, indexed, &index), "scalar index");
 }
 
+// msm_shifted over a device table on `stream`, sorting at most per_pass pairs at once (0: the
+// default), read back.
+template <class Curve>
+ec::Jacobian<Curve> run_msm_shifted(const gm::ShiftedBases<Curve>& table,
+                                    const std::vector<typename Curve::Scalar>& scalars,
+                                    size_t per_pass, Stream& stream) {
+  using Fr = typename Curve::Scalar;
+  const size_t n = table.n;
+  gm::MsmConfig config;
+  config.stream = stream;
+  config.sort_entries_per_pass = per_pass;
+  auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
+  device_scalars.upload(scalars, stream);
+  auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
+  const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, table.c, config, table.rows);
+  auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
+  gm::msm_shifted<Curve>(table, {device_scalars.data(), n}, result.data(),
+                         {workspace.data(), bytes}, config);
+  std::vector<ec::Jacobian<Curve>> out(1);
+  result.download(out, stream);
+  stream.synchronize();
+  return out[0];
+}
+
 // msm_shifted: the table (sampled rows against doublings on the CPU) and the MSM against the CPU
 // reference, at the tuned window and at narrow ones (many windows, several sort passes).
 TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
@@ -562,22 +586,11 @@ TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
         const auto scalars = make_scalars<Fr>(n, shape, rng);
         const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
         for (size_t per_pass : {size_t(0), size_t(3) * n}) {
-          gm::MsmConfig config;
-          config.stream = stream;
-          config.sort_entries_per_pass = per_pass;
-          auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
-          device_scalars.upload(scalars, stream);
-          auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
-          const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config);
-          auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
-          gm::msm_shifted<Curve>({{table.data(), rows * n}, n, c}, {device_scalars.data(), n},
-                                 result.data(), {workspace.data(), bytes}, config);
-          std::vector<ec::Jacobian<Curve>> out(1);
-          result.download(out, stream);
-          stream.synchronize();
-          check.expect(expected, out[0],
-                       std::string(shape_name(shape)) + " n=" + std::to_string(n) +
-                           " c=" + std::to_string(c) + " per_pass=" + std::to_string(per_pass));
+          check.expect(
+              expected,
+              run_msm_shifted<Curve>({{table.data(), rows * n}, n, c}, scalars, per_pass, stream),
+              std::string(shape_name(shape)) + " n=" + std::to_string(n) +
+                  " c=" + std::to_string(c) + " per_pass=" + std::to_string(per_pass));
         }
       }
     }
@@ -620,21 +633,9 @@ TYPED_TEST_P(GpuMsmTest, PartialShiftedTables) {
       const auto scalars = make_scalars<Fr>(n, shape, rng);
       const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
       for (size_t per_pass : {size_t(0), size_t(n)}) {
-        gm::MsmConfig config;
-        config.stream = stream;
-        config.sort_entries_per_pass = per_pass;
-        auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
-        device_scalars.upload(scalars, stream);
-        auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
-        const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config, rows);
-        auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
-        gm::msm_shifted<Curve>({{table.data(), size_t(rows) * n}, n, c, rows},
-                               {device_scalars.data(), n}, result.data(), {workspace.data(), bytes},
-                               config);
-        std::vector<ec::Jacobian<Curve>> out(1);
-        result.download(out, stream);
-        stream.synchronize();
-        check.expect(expected, out[0],
+        check.expect(expected,
+                     run_msm_shifted<Curve>({{table.data(), size_t(rows) * n}, n, c, rows}, scalars,
+                                            per_pass, stream),
                      std::string(shape_name(shape)) + " n=" + std::to_string(n) +
                          " c=" + std::to_string(c) + " rows=" + std::to_string(rows) +
                          " per_pass=" + std::to_string(per_pass));
