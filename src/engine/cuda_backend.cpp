@@ -267,7 +267,7 @@ CudaBackend::KeyShape shape_with_table_if_it_fits(
     const CudaOptions& options, uint64_t smallest_vram_bytes) {
   gpu::prover::HTableShape table;
   if (options.h_tables) {
-    table = gpu::prover::largest_fitting_h_table<Curve>(
+    table = gpu::prover::fastest_fitting_h_table<Curve>(
         extras.h_points, 0, [&](gpu::prover::HTableShape shape) {
           return h_table_fits(shape_of<Curve>(host, points, extras, shape),
                               options.partitions_per_device, smallest_vram_bytes);

@@ -57,10 +57,10 @@ struct CudaOptions {
   // Each key loaded into VRAM gets an H table (gpu/prover/device_proving_key.hpp): the H MSM
   // of every partition from precomputed shifted bases, up to shifted_windows(c) times the H
   // query's VRAM (about 3.3x a porep key's VRAM at 2^24) and a build of seconds at load. Each
-  // key gets the largest table (most rows) that fits the smallest GPU beside the key and
-  // partitions_per_device partitions (h_table_fits), or none where not even 2 rows do, so
-  // that the key stays in VRAM: at 2^27 the whole table would take ~140 GB, 3 of its 11 rows
-  // fit an H200 beside two partitions.
+  // key gets the fastest table by the MSM's tuning model that fits the smallest GPU beside the
+  // key and partitions_per_device partitions (h_table_fits), or none where no table worth
+  // making does, so that the key stays in VRAM: at 2^27 the whole table would take ~130 GB,
+  // 3 rows (of a window of 24 bits) fit an H200 beside two partitions.
   bool h_tables = false;
   int partitions_per_device = 2;  // the engine's workers per GPU (each holds one partition)
 };

@@ -9,8 +9,8 @@
 // the upload drops; H on the odd coset) or a bellman .params (BLS12-381 only; Filecoin's
 // format: A and B points only for the wires of the circuit's A and B densities, so a porep
 // partition's B MSMs cover the quarter of the wires that are in B; H in the coefficient basis,
-// one more transform). --h-table gives the key (in VRAM) the largest H table that fits the VRAM
-// left beside two partitions' buffers (resident_circuit.hpp: largest_fitting_h_table): the
+// one more transform). --h-table gives the key (in VRAM) the fastest H table that fits the VRAM
+// left beside two partitions' buffers (resident_circuit.hpp: fastest_fitting_h_table): the
 // whole table at 2^24 and 2^26, a partial one at 2^27 on an H200; its build time is reported
 // apart (once per key in a prover).
 //
@@ -242,14 +242,14 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
     const size_t h_points = device_key_slot->footprint().h;
     const size_t free_bytes = gpu::free_device_memory();
     const auto shape =
-        gpu::prover::largest_fitting_h_table<Curve>(h_points, 0, [&](gpu::prover::HTableShape s) {
+        gpu::prover::fastest_fitting_h_table<Curve>(h_points, 0, [&](gpu::prover::HTableShape s) {
           const size_t partition = gpu::prover::PartitionBuffers<Curve>::bytes_for(
               gpu::prover::partition_shape(*device_circuit_slot, residency, s));
           return gpu::prover::h_table_fits(
               gpu::prover::h_table_bytes<Curve>(h_points, s) + gpu::prover::kDomainBytesBound,
               partition, 2, free_bytes);
         });
-    if (!shape) CUZK_INVALID_INPUT("--h-table: not even 2 rows of an H table fit the VRAM left");
+    if (!shape) CUZK_INVALID_INPUT("--h-table: no H table worth making fits the VRAM left");
     t = Clock::now();
     device_key_slot->add_h_table(shape);
     h_table_build_ms = ms_since(t);

@@ -101,25 +101,29 @@ constexpr unsigned window_bits_for(size_t n, Group group, ScalarDensity density)
 }
 
 // The window width for n points with shifted bases (msm_shifted). All windows share one set of
-// buckets, so the reduction (2^(c−1) buckets, about 2^c full additions and the segments' small
-// multiples, ≈ 3·2^c mixed additions' worth) is paid once instead of once per window and the
-// window can be much wider: the width minimizing W(c)·n + 3·2^c, the accumulation's mixed
-// additions plus the reduction. At 2^24 that is c = 22 (12 windows instead of 16), at 2^26
-// c = 24 (11 windows); the table then holds W(c)·n points, which the caller must afford.
-// Measured on the H200 (bench/results/2026-11-29_h200_e593945_msm_shifted_sweep.json,
-// BLS12-381, random scalars): G1 2^24 c = 20/22/24: 111.1/109.1/115.1 ms; G1 2^26: 433.5/
-// 418.2/414.0; G2 2^22 (model: c = 20): 162.9/170.7/241.1. The model's choices are the best.
-
+// buckets, so the reduction (2^(c−1) buckets: two full additions each plus the segments' small
+// multiples) is paid once instead of once per window and the window can be much wider: the
+// width minimizing W(c)·n + 2·2^c, the accumulation's mixed additions plus the reduction in
+// mixed additions' worth. At 2^24 that is c = 22 (12 windows instead of 16), at 2^26 c = 24 (11
+// windows); the table then holds W(c)·n points, which the caller must afford.
 //
 // A partial table of R rows (when VRAM holds fewer than W(c) rows) has ⌈W(c)/R⌉ bucket sets,
-// each reduced: the cost is W(c)·n + ⌈W(c)/R⌉·3·2^c, and R = 1 is the plain MSM's. At 2^27
-// (BLS12-381) the model gives c = 22 for R = 1 to 3 and c = 24 from R = 4: 1762, 1686, 1661,
-// 1627 (R = 4) and 1526 (R = 11, the whole table) million additions' worth.
+// each reduced: the cost is W(c)·n + ⌈W(c)/R⌉·2·2^c, and R = 1 is the plain MSM's. At 2^27
+// (BLS12-381) that gives c = 22 for R = 1 and 2 and c = 24 from R = 3.
+//
+// The factor 2 is fitted to the H200 (bench/results/2026-12-03_h200_8ebe43e_msm_table_windows_
+// 2p2{6,7}.json, BLS12-381 G1, random scalars, c = 22 against 24, ms): 2^27 with 3 rows 663.8
+// against 652.0 and with 4 rows 657.8 against 635.8; 2^26 with 3 rows 342.5 against 354.8, with
+// 4 rows 337.2 against 340.5 and the whole table 324.4 against 309.0. The model with 2 orders
+// all five pairs and predicts each gap within 0.5% (the time is 0.40 ns per unit in every
+// case); the factor 3 it had before chose c = 22 for 3 rows at 2^27. (Sorting a group's windows
+// in several passes instead of one, to save workspace, costs more than the wider window saves:
+// 676-708 ms at 2^27 with passes of 2^28 pairs, ..._2p27_split_passes.json.)
 constexpr double shifted_cost(size_t n, unsigned scalar_bits, unsigned c, unsigned max_rows) {
   const unsigned windows = window_count(scalar_bits, c);
   const unsigned rows = max_rows == 0 || max_rows > windows ? windows : max_rows;
   const unsigned sets = (windows + rows - 1) / rows;
-  return double(windows) * double(n) + 3.0 * double(sets) * double(uint64_t(1) << c);
+  return double(windows) * double(n) + 2.0 * double(sets) * double(uint64_t(1) << c);
 }
 
 // The best window for a table of at most max_rows rows (0: no limit).

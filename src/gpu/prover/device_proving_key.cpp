@@ -230,11 +230,38 @@ HTableShape h_table_shape(size_t h_points, unsigned max_rows) {
 
 template <class Curve>
 std::vector<HTableShape> h_table_shapes(size_t h_points) {
-  std::vector<HTableShape> shapes;
-  for (unsigned rows = h_table_shape<Curve>(h_points).rows; rows >= 2; --rows) {
-    const HTableShape shape = h_table_shape<Curve>(h_points, rows);
-    if (shapes.empty() || !(shapes.back() == shape)) shapes.push_back(shape);
+  using G1C = groth16::G1CurveOf<Curve>;
+  const unsigned bits = unsigned(Curve::Fr::kBits);
+  // One row is the plain MSM: a table is worth its VRAM only if the model has it faster.
+  const double plain =
+      msm::shifted_cost(h_points, bits, msm::shifted_window_bits_for(h_points, bits, 1), 1);
+  struct Candidate {
+    double cost;
+    HTableShape shape;
+  };
+  std::vector<Candidate> candidates;
+  for (unsigned c = msm::kMinWindowBits; c <= msm::kMaxShiftedWindowBits; ++c) {
+    const unsigned windows = msm::shifted_windows<G1C>(c);
+    // The cost depends on the rows through the bucket sets alone, so for each number of sets
+    // only its fewest rows, ⌈W/sets⌉, are a candidate: more would take VRAM for nothing.
+    unsigned previous_rows = 0;
+    for (unsigned sets = 1; sets <= windows; ++sets) {
+      const unsigned rows = (windows + sets - 1) / sets;
+      if (rows < 2) break;
+      if (rows == previous_rows) continue;
+      previous_rows = rows;
+      const double cost = msm::shifted_cost(h_points, bits, c, rows);
+      if (cost < plain) candidates.push_back({cost, {c, rows}});
+    }
   }
+  // Fastest first; of equal cost the narrower window, as shifted_window_bits_for picks (one
+  // window has one row count per cost).
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+    return x.cost != y.cost ? x.cost < y.cost : x.shape.c < y.shape.c;
+  });
+  std::vector<HTableShape> shapes;
+  shapes.reserve(candidates.size());
+  for (const Candidate& candidate : candidates) shapes.push_back(candidate.shape);
   return shapes;
 }
 

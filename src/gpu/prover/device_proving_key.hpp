@@ -83,8 +83,10 @@ struct HTableShape {
 // from the tuning model for that many rows (msm::shifted_window_bits_for).
 template <class Curve>
 HTableShape h_table_shape(size_t h_points, unsigned max_rows = 0);
-// Every table worth making for h_points, most rows first: the whole table down to 2 rows (one
-// row is the plain MSM's bases). Callers take the first that fits their VRAM.
+// Every table worth making for h_points, fastest first by the tuning model (msm::shifted_cost):
+// each window with, for each number of bucket sets, the fewest rows that give it, where the
+// model has it faster than the plain MSM (one row). Callers take the first that fits their
+// VRAM: a narrower window's table of as many rows needs less workspace (smaller buckets).
 template <class Curve>
 std::vector<HTableShape> h_table_shapes(size_t h_points);
 // The VRAM a table adds to its key: every row but the first, which is the H query itself.

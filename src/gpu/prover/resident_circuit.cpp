@@ -64,7 +64,7 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
         free_bytes);
     HTableShape table = residency == KeyResidency::kDevice ? h_table : HTableShape{};
     if (table && automatic) {
-      table = largest_fitting_h_table<Curve>(f.h, table.rows, [&](HTableShape shape) {
+      table = fastest_fitting_h_table<Curve>(f.h, table.rows, [&](HTableShape shape) {
         const size_t partition =
             PartitionBuffers<Curve>::bytes_for(partition_shape(host, KeyResidency::kDevice, shape));
         return h_table_fits(f.bytes() + h_table_bytes<Curve>(f.h, shape), partition, 1, free_bytes);

@@ -61,10 +61,10 @@ inline bool h_table_fits(size_t key_and_table_bytes, size_t partition_bytes, int
          vram_bytes;
 }
 
-// The H table of most rows, at most max_rows (0: no limit), for which fits(shape) holds
-// (h_table_shapes, whole table first); none (rows 0) when not even 2 rows fit.
+// The fastest H table of at most max_rows rows (0: no limit) for which fits(shape) holds
+// (h_table_shapes, in the tuning model's order); none (rows 0) when no table worth making fits.
 template <class Curve, class Fits>
-HTableShape largest_fitting_h_table(size_t h_points, unsigned max_rows, Fits&& fits) {
+HTableShape fastest_fitting_h_table(size_t h_points, unsigned max_rows, Fits&& fits) {
   for (const HTableShape& shape : h_table_shapes<Curve>(h_points)) {
     if ((max_rows == 0 || shape.rows <= max_rows) && fits(shape)) return shape;
   }
@@ -79,7 +79,7 @@ class ResidentCircuit {
   // Throws kInvalidInput for a key whose sections disagree, kCuda when VRAM (or, for a
   // streamed key, pinnable host memory) is short. With an h_table shape (h_table_shape), a key
   // placed in VRAM gets that H table (DeviceProvingKey::add_h_table): as asked with kDevice
-  // (kCuda when VRAM is short); with kAuto the largest table of at most its rows for which the
+  // (kCuda when VRAM is short); with kAuto the fastest table of at most its rows for which the
   // key, the table and one partition's buffers fit the VRAM left by the matrices and domain
   // with kPlacementMarginBytes to spare, or none, so that the table never changes where the
   // key goes (key().h_table_shape() says what was made).
