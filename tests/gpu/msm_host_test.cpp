@@ -208,8 +208,8 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
     }
   }
   // The model's choices where they were measured (tuning.hpp): 3 rows at 2^27 take c = 24 (652.0
-  // against 663.8 ms at 22), 3 and 4 rows at 2^26 c = 22, whole tables c = 22 at 2^24 and 24 at
-  // 2^26.
+  // against 663.8 ms at 22), 3 and 4 rows at 2^26 c = 22, whole tables c = 22 at 2^23 and 2^24,
+  // 24 at 2^25 and 2^26.
   EXPECT_EQ(shifted_window_bits_for(size_t(1) << 27, 255, 1), 22u);
   EXPECT_EQ(shifted_window_bits_for(size_t(1) << 27, 255, 2), 22u);
   EXPECT_EQ(shifted_window_bits_for(size_t(1) << 27, 255, 3), 24u);
@@ -217,7 +217,9 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
   EXPECT_EQ(shifted_window_bits_for(size_t(1) << 26, 255, 3), 22u);
   EXPECT_EQ(shifted_window_bits_for(size_t(1) << 26, 255, 4), 22u);
   EXPECT_EQ(shifted_window_bits_for(size_t(1) << 26, 255), 24u);
+  EXPECT_EQ(shifted_window_bits_for(size_t(1) << 25, 255), 24u);
   EXPECT_EQ(shifted_window_bits_for(size_t(1) << 24, 255), 22u);
+  EXPECT_EQ(shifted_window_bits_for(size_t(1) << 23, 255), 22u);
   // Table indices must fit the sort value's 31 bits: 13 rows of 2^28 points do not.
   EXPECT_THROW(plan_msm(size_t(1) << 28, 255, {.window_bits = 20, .shifted = true}), cuzk::Error);
   EXPECT_THROW(plan_msm(10, 255, {.window_bits = kMaxShiftedWindowBits + 1, .shifted = true}),

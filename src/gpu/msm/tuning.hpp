@@ -116,9 +116,12 @@ constexpr unsigned window_bits_for(size_t n, Group group, ScalarDensity density)
 // against 652.0 and with 4 rows 657.8 against 635.8; 2^26 with 3 rows 342.5 against 354.8, with
 // 4 rows 337.2 against 340.5 and the whole table 324.4 against 309.0. The model with 2 orders
 // all five pairs and predicts each gap within 0.5% (the time is 0.40 ns per unit in every
-// case); the factor 3 it had before chose c = 22 for 3 rows at 2^27. (Sorting a group's windows
-// in several passes instead of one, to save workspace, costs more than the wider window saves:
-// 676-708 ms at 2^27 with passes of 2^28 pairs, ..._2p27_split_passes.json.)
+// case); the factor 3 it had before chose c = 22 for 3 rows at 2^27. It also moved two whole
+// tables, confirmed (..._8c19b45_msm_whole_table_windows_2p23_2p25.json, c = 20 / 22 / 24):
+// 2^23 now c = 22, 47.55 / 45.28 / 51.51 ms, and 2^25 c = 24, 177.10 / 165.02 / 162.45.
+// (Sorting a group's windows in several passes instead of one, to save workspace, costs more
+// than the wider window saves: 676-708 ms at 2^27 with passes of 2^28 pairs,
+// ..._2p27_split_passes.json.)
 constexpr double shifted_cost(size_t n, unsigned scalar_bits, unsigned c, unsigned max_rows) {
   const unsigned windows = window_count(scalar_bits, c);
   const unsigned rows = max_rows == 0 || max_rows > windows ? windows : max_rows;
