@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -522,11 +523,13 @@ TYPED_TEST_P(GpuMsmTest, ScalarCountsAndCompactPairs) {
 }
 
 // msm_shifted over a device table on `stream`, sorting at most per_pass pairs at once (0: the
-// default), read back.
+// default), read back. With `canonicalize` the scalars are made integers in place on the device
+// first (canonicalize_scalars, checked against the host's) and the MSM takes them in canonical
+// form, in a workspace no larger than the Montgomery form's.
 template <class Curve>
 ec::Jacobian<Curve> run_msm_shifted(const gm::ShiftedBases<Curve>& table,
                                     const std::vector<typename Curve::Scalar>& scalars,
-                                    size_t per_pass, Stream& stream) {
+                                    size_t per_pass, Stream& stream, bool canonicalize = false) {
   using Fr = typename Curve::Scalar;
   const size_t n = table.n;
   gm::MsmConfig config;
@@ -534,6 +537,20 @@ ec::Jacobian<Curve> run_msm_shifted(const gm::ShiftedBases<Curve>& table,
   config.sort_entries_per_pass = per_pass;
   auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(n);
   device_scalars.upload(scalars, stream);
+  if (canonicalize) {
+    const size_t montgomery_bytes =
+        gm::msm_shifted_workspace_bytes<Curve>(n, table.c, config, table.rows);
+    gm::canonicalize_scalars<Fr>({device_scalars.data(), n}, stream);
+    std::vector<Fr> made(n);
+    device_scalars.download(made, stream);
+    stream.synchronize();
+    const std::vector<Fr> expected = as_canonical_words(scalars);
+    EXPECT_EQ(std::memcmp(made.data(), expected.data(), n * sizeof(Fr)), 0)
+        << "canonicalize_scalars, n=" << n;
+    config.scalars = gm::ScalarForm::kCanonical;
+    EXPECT_LE(gm::msm_shifted_workspace_bytes<Curve>(n, table.c, config, table.rows),
+              montgomery_bytes);
+  }
   auto result = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(1);
   const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, table.c, config, table.rows);
   auto workspace = DeviceBuffer<std::byte>::allocate_blocking(bytes);
@@ -602,7 +619,8 @@ TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
 
 // msm_shifted with partial tables (fewer rows than windows: bucket sets per group of rows),
 // each made in place after its bases (row 0 not copied), against the CPU reference: groups
-// sorted in one pass and in several (merged passes), a last group with fewer windows.
+// sorted in one pass and in several (merged passes), a last group with fewer windows; scalars
+// in Montgomery form and made integers in place (as the prover's H scalars).
 TYPED_TEST_P(GpuMsmTest, PartialShiftedTables) {
   CUZK_SKIP_WITHOUT_GPU();
   using Curve = TypeParam;
@@ -633,12 +651,15 @@ TYPED_TEST_P(GpuMsmTest, PartialShiftedTables) {
       const auto scalars = make_scalars<Fr>(n, shape, rng);
       const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
       for (size_t per_pass : {size_t(0), size_t(n)}) {
-        check.expect(expected,
-                     run_msm_shifted<Curve>({{table.data(), size_t(rows) * n}, n, c, rows}, scalars,
-                                            per_pass, stream),
-                     std::string(shape_name(shape)) + " n=" + std::to_string(n) +
-                         " c=" + std::to_string(c) + " rows=" + std::to_string(rows) +
-                         " per_pass=" + std::to_string(per_pass));
+        for (bool canonicalize : {false, true}) {
+          check.expect(expected,
+                       run_msm_shifted<Curve>({{table.data(), size_t(rows) * n}, n, c, rows},
+                                              scalars, per_pass, stream, canonicalize),
+                       std::string(shape_name(shape)) + " n=" + std::to_string(n) +
+                           " c=" + std::to_string(c) + " rows=" + std::to_string(rows) +
+                           " per_pass=" + std::to_string(per_pass) +
+                           (canonicalize ? " canonicalized" : ""));
+        }
       }
     }
   }

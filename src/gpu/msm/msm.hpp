@@ -10,6 +10,7 @@
 //   sum_selected             Σ P_i over the bases a bitmap selects (the scalars equal to one)
 //   classify_scalars         0 / 1 / other: the bitmap of ones and the ascending indices of others
 //   count_scalars            how many ones and others (MsmConfig::scalar_counts)
+//   canonicalize_scalars     Montgomery scalars to integers in place (less MSM workspace)
 //   msm_with_classification  sum_selected(ones) + msm(others), the shape of Groth16 witnesses
 // Each has a workspace query (`..._workspace_bytes`): the caller reserves that many bytes of
 // device memory (from its VRAM arena) and passes them in; the operation uses nothing else.
@@ -202,6 +203,14 @@ void classify_scalars(std::span<const Fr> scalars, ScalarForm form, ScalarClasse
 template <class Fr>
 void count_scalars(std::span<const Fr> scalars, ScalarForm form, const uint32_t* index, size_t n,
                    ScalarCounts* out, cudaStream_t stream);
+
+// --- canonicalize_scalars: Montgomery scalars made integers in place --------------------------
+// Overwrites each scalar with its canonical integer (what ScalarForm::kCanonical reads), on
+// `stream`. An MSM over Montgomery scalars that sorts its windows in several passes converts
+// them into its workspace first (n·32 bytes of it); a caller whose scalars are dead after the
+// MSM converts them in place instead and asks for the canonical form's smaller workspace.
+template <class Fr>
+void canonicalize_scalars(std::span<Fr> scalars, cudaStream_t stream);
 
 // --- msm_with_classification: the device version of msm::msm_with_classification ------------
 // Device-resident bases only (kPinnedHost throws kInvalidInput).

@@ -168,10 +168,17 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
   request.group = group_of<Curve>();
   request.density = density;
   s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
+  // Room for the scalars' integers where run_msm converts or gathers them into the workspace.
+  // A shifted table in one pass never does (its digits kernel converts each scalar itself); a
+  // plain msm keeps the room for Montgomery scalars even where the digits convert, since its
+  // caller may size the workspace without the scalar counts it then passes (run_msm converts
+  // counted scalars into the workspace).
+  const bool digits_convert = shifted_c != 0 && s.plan.passes == 1 && s.plan.chunks == 1;
+  const bool integers = config.scalar_index != nullptr ||
+                        (config.scalars == ScalarForm::kMontgomery && !digits_convert);
   LayoutBuilder builder;
-  s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan),
-                        config.scalars == ScalarForm::kMontgomery || config.scalar_index != nullptr,
-                        pinned, builder);
+  s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan), integers, pinned,
+                        builder);
   return s;
 }
 
@@ -644,6 +651,17 @@ void count_scalars(std::span<const Fr> scalars, ScalarForm form, const uint32_t*
 }
 
 template <class Fr>
+void canonicalize_scalars(std::span<Fr> scalars, cudaStream_t stream) {
+  static_assert(sizeof(typename Fr::Int) == sizeof(Fr));
+  const size_t n = scalars.size();
+  if (n == 0) return;
+  // to_canonical reads element i and then writes it: in place is safe.
+  kernels::to_canonical<Fr><<<kernels::blocks_for(n), kThreadsPerBlock, 0, stream>>>(
+      scalars.data(), nullptr, true, reinterpret_cast<typename Fr::Int*>(scalars.data()), n);
+  CUZK_CHECK_LAUNCH();
+}
+
+template <class Fr>
 void classify_scalars(std::span<const Fr> scalars, ScalarForm form, ScalarClassesView out,
                       std::span<std::byte> workspace, cudaStream_t stream) {
   const size_t n = scalars.size();
@@ -735,6 +753,7 @@ void msm_with_classification(std::span<const ec::Affine<Curve>> bases,
 #define CUZK_GPU_MSM_INSTANTIATE_SCALARS(Fr)                                                \
   template void count_scalars<Fr>(std::span<const Fr>, ScalarForm, const uint32_t*, size_t, \
                                   ScalarCounts*, cudaStream_t);                             \
+  template void canonicalize_scalars<Fr>(std::span<Fr>, cudaStream_t);                      \
   template size_t classify_workspace_bytes<Fr>(size_t);                                     \
   template void classify_scalars<Fr>(std::span<const Fr>, ScalarForm, ScalarClassesView,    \
                                      std::span<std::byte>, cudaStream_t);

@@ -36,6 +36,28 @@ msm::MsmConfig msm_config_for(const PartitionShape& s) {
   return config;
 }
 
+// The H MSM over an H table takes its scalars (H, in the partition's `a`, dead after it) as
+// integers made in place (msm::canonicalize_scalars) where msm_shifted would otherwise convert
+// them into its workspace: a partial table's several sort passes. Its workspace then has no
+// room for that copy (n·32 bytes: 4.3 GB at 2^27, what lets a 2^27 key's fourth table row fit an
+// H200 beside two partitions). A whole table in one pass converts inside its digits kernel at
+// no workspace cost, and keeps the Montgomery scalars.
+struct HMsmScalars {
+  msm::ScalarForm form;
+  size_t workspace_bytes;
+};
+template <class G1C>
+HMsmScalars h_msm_scalars(const PartitionShape& s, msm::MsmConfig config) {
+  config.scalars = msm::ScalarForm::kMontgomery;
+  const size_t montgomery =
+      msm::msm_shifted_workspace_bytes<G1C>(s.domain, s.h_table.c, config, s.h_table.rows);
+  config.scalars = msm::ScalarForm::kCanonical;
+  const size_t canonical =
+      msm::msm_shifted_workspace_bytes<G1C>(s.domain, s.h_table.c, config, s.h_table.rows);
+  if (canonical < montgomery) return {msm::ScalarForm::kCanonical, canonical};
+  return {msm::ScalarForm::kMontgomery, montgomery};
+}
+
 // The MSM workspace for this circuit: the largest of the five MSMs (they run one after the
 // other on one stream, so they share it).
 template <class Curve>
@@ -50,10 +72,7 @@ size_t msm_workspace_for(const PartitionShape& s) {
   size_t bytes = std::max(bytes_of.template operator()<G1C>(s.n_vars),
                           bytes_of.template operator()<G1C>(s.n_private));
   bytes = std::max(bytes, bytes_of.template operator()<G2C>(s.n_vars));
-  if (s.h_table) {
-    return std::max(bytes, msm::msm_shifted_workspace_bytes<G1C>(s.domain, s.h_table.c, config,
-                                                                 s.h_table.rows));
-  }
+  if (s.h_table) return std::max(bytes, h_msm_scalars<G1C>(s, config).workspace_bytes);
   return std::max(bytes, bytes_of.template operator()<G1C>(s.domain));
 }
 
@@ -333,6 +352,10 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
   const std::span<const Fr> h_scalars(buffers.a(), h_count);
   if (key.h_table_shape()) {
+    config.scalars = h_msm_scalars<G1C>(buffers.shape(), config).form;
+    if (config.scalars == msm::ScalarForm::kCanonical) {
+      msm::canonicalize_scalars<Fr>({buffers.a(), h_count}, stream);
+    }
     msm::msm_shifted<G1C>(key.h_table(), h_scalars, g1 + 3, workspace, config);
   } else {
     run_msm.template operator()<G1C>({key.h(), h_count}, h_scalars, g1 + 3, nullptr, std::nullopt);
