@@ -235,6 +235,54 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
   EXPECT_EQ(narrow.segments_per_window, 1u);
 }
 
+// A counted msm's passes take more windows where the compact pairs allow it, within the
+// entries the plan without counts sorts at once (the same keys and values); dense counts keep
+// that plan's passes. Few buckets shorten the reduction's segments.
+TEST(GpuMsmHost, CountedPassesAndShortSegments) {
+  const size_t n = size_t(1) << 26;
+  const MsmPlan plain = plan_msm(n, 255, {.density = ScalarDensity::kSparse});
+  ASSERT_GT(plain.passes, 1u);
+  // A PoRep witness: 45% ones, 10% others.
+  const ScalarCounts porep{n * 45 / 100, n / 10};
+  const MsmPlan counted =
+      plan_msm(n, 255, {.density = ScalarDensity::kSparse, .counts = porep});
+  EXPECT_EQ(counted.c, plain.c);
+  EXPECT_EQ(counted.passes, 1u);
+  EXPECT_EQ(counted.windows_per_pass, counted.windows);
+  EXPECT_EQ(counted.max_entries, plain.max_entries);
+  EXPECT_EQ(counted.max_accumulate_threads, plain.max_accumulate_threads);
+  EXPECT_LE(porep.ones + porep.others * counted.windows, counted.max_entries);
+  // Half the scalars others: the first pass's pairs bound the windows.
+  const ScalarCounts half{0, n / 2};
+  const MsmPlan wider = plan_msm(n, 255, {.density = ScalarDensity::kSparse, .counts = half});
+  EXPECT_GT(wider.windows_per_pass, plain.windows_per_pass);
+  EXPECT_LE(half.others * wider.windows_per_pass, wider.max_entries);
+  EXPECT_GT(half.others * (wider.windows_per_pass + 1), wider.max_entries);
+  // Dense scalars: nothing to gain, the plan without counts.
+  const MsmPlan dense = plan_msm(n, 255, {.counts = ScalarCounts{0, n}});
+  EXPECT_EQ(dense.windows_per_pass, plan_msm(n, 255, {}).windows_per_pass);
+  // Staged chunks keep their passes (every chunk revisits every window).
+  const MsmPlan chunked =
+      plan_msm(n, 255, {.chunk_points = n / 4, .density = ScalarDensity::kSparse, .counts = porep});
+  EXPECT_EQ(chunked.windows_per_pass,
+            plan_msm(n, 255, {.chunk_points = n / 4, .density = ScalarDensity::kSparse})
+                .windows_per_pass);
+
+  // 2^24 sparse scalars: c = 16, 16 sets of 2^15 buckets, segments cut from 64 to 16.
+  const MsmPlan few = plan_msm(size_t(1) << 24, 255, {.density = ScalarDensity::kSparse});
+  EXPECT_EQ(few.c, 16u);
+  EXPECT_EQ(few.segment_buckets, 16u);
+  EXPECT_GE(few.bucket_sets * few.segments_per_window, kMinReductionThreads);
+  // Many buckets keep the tuned length; an explicit length is kept as asked.
+  EXPECT_EQ(plan_msm(size_t(1) << 26, 255, {}).segment_buckets, segment_buckets_for(Group::kG1));
+  EXPECT_EQ(plan_msm(size_t(1) << 24, 255,
+                     {.segment_buckets = 64, .density = ScalarDensity::kSparse})
+                .segment_buckets,
+            64u);
+  // Tiny MSMs stop at the shortest segment.
+  EXPECT_EQ(plan_msm(1000, 255, {}).segment_buckets, kMinSegmentBuckets);
+}
+
 // Dense G1 scalars take wider windows than sparse (mostly 0/1) ones where the measured tables
 // differ, G2 has one table, and the counts decide which table a counted msm reads.
 TEST(GpuMsmHost, WindowTablesByScalarDensity) {
@@ -300,14 +348,17 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
     ones += !high && k.limb[0] == 1;
     others += high || k.limb[0] > 1;
   }
-  const MsmPlan plan = plan_msm(n, 255,
-                                {.window_bits = window_bits,
-                                 .chunk_points = chunk_points,
-                                 .sort_entries_per_pass = sort_entries,
-                                 .shifted = shifted,
-                                 .table_rows = table_rows,
-                                 .partials_per_thread = partials_per_thread,
-                                 .segment_buckets = segment_buckets});
+  const MsmPlan plan =
+      plan_msm(n, 255,
+               {.window_bits = window_bits,
+                .chunk_points = chunk_points,
+                .sort_entries_per_pass = sort_entries,
+                .shifted = shifted,
+                .table_rows = table_rows,
+                .partials_per_thread = partials_per_thread,
+                .segment_buckets = segment_buckets,
+                .counts = compact ? std::optional<ScalarCounts>(ScalarCounts{ones, others})
+                                  : std::nullopt});
   std::vector<FrBase> table = bases;
   if (shifted) {
     table.resize(plan.table_rows * n);

@@ -51,12 +51,6 @@ enum class Location { kDevice, kPinnedHost };
 // them) or the canonical integer (< r) in the same four little-endian 64-bit limbs.
 enum class ScalarForm { kMontgomery, kCanonical };
 
-// Among an MSM's scalars, how many equal 1 and how many are neither 0 nor 1 (count_scalars
-// counts them on the device).
-struct ScalarCounts {
-  uint64_t ones = 0;
-  uint64_t others = 0;
-};
 
 struct MsmConfig {
   cudaStream_t stream = nullptr;  // every kernel and the staged copies' consumers run here

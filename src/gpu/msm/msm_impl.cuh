@@ -107,8 +107,11 @@ inline size_t prefix_sum_bytes(size_t items) {
   return bytes;
 }
 
-// The largest CUB temporary among the plan's sort shapes (full and last chunk, every pass),
-// and the prefix sum of a chunk's pair counts (MsmConfig::scalar_counts).
+// The largest CUB temporary among the plan's sort shapes (full and last chunk, every pass, at
+// most max_entries: a counted plan's passes sort their compact pairs), and the prefix sum of a
+// chunk's pair counts (MsmConfig::scalar_counts). A plain plan in one chunk also covers a pass
+// of every window, the widest keys a counted plan of its window can have, so that the
+// workspace sized without counts serves the MSM given them.
 inline size_t sort_temp_bytes(const MsmPlan& plan) {
   if (plan.n == 0) return 0;
   const size_t last_chunk = plan.n - (plan.chunks - 1) * plan.chunk_points;
@@ -118,8 +121,13 @@ inline size_t sort_temp_bytes(const MsmPlan& plan) {
       const unsigned windows = plan.pass_windows(pass).count;
       if (windows == 0) continue;
       const KeyLayout layout = plan.key_layout(plan.pass_windows(pass).first, windows);
-      bytes = std::max(bytes, radix_sort_bytes(chunk * windows, layout.end_bit()));
+      bytes = std::max(bytes, radix_sort_bytes(std::min(chunk * windows, plan.max_entries),
+                                               layout.end_bit()));
     }
+  }
+  if (!plan.shifted && plan.chunks == 1) {
+    bytes = std::max(bytes, radix_sort_bytes(plan.max_entries,
+                                             plan.key_layout(0, plan.windows).end_bit()));
   }
   return std::max(bytes, prefix_sum_bytes(plan.chunk_points));
 }
@@ -144,10 +152,11 @@ inline ScalarDensity density_of(size_t n, const std::optional<ScalarCounts>& cou
 }
 
 // shifted_c: the window of a shifted table (msm_shifted), 0 for plain bases; shifted_rows: its
-// rows (0: one for every window).
+// rows (0: one for every window); counts: a counted msm's (PlanRequest::counts).
 template <class Curve>
 MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
-                   ScalarDensity density = ScalarDensity::kDense, unsigned shifted_rows = 0) {
+                   ScalarDensity density = ScalarDensity::kDense, unsigned shifted_rows = 0,
+                   std::optional<ScalarCounts> counts = std::nullopt) {
   const bool pinned = config.bases == Location::kPinnedHost;
   MsmSetup s;
   PlanRequest request;
@@ -167,6 +176,7 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
   request.segment_buckets = config.segment_buckets;
   request.group = group_of<Curve>();
   request.density = density;
+  request.counts = counts;
   s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
   // Room for the scalars' integers where run_msm converts or gathers them into the workspace.
   // A shifted table in one pass never does (its digits kernel converts each scalar itself); a
@@ -264,7 +274,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   const bool counted = config.scalar_counts.has_value() && index_map == nullptr && shifted_c == 0;
   const MsmSetup setup = setup_msm<Curve>(
       n, config, shifted_c, counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense,
-      shifted_rows);
+      shifted_rows, counted ? config.scalar_counts : std::nullopt);
   const MsmPlan& plan = setup.plan;
   const MsmLayout& l = setup.layout;
   check_workspace("gpu msm", workspace, l.total);
@@ -354,6 +364,11 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
             chunk_scalars, size, keys[1], entries, layout, first_window, keys[0], values[0]);
         CUZK_CHECK_LAUNCH();
         temp_bytes = l.sort_temp.bytes;
+      } else if (entries > plan.max_entries) {
+        // A counted plan's wider passes hold their compact pairs only (plan_msm); never here.
+        CUZK_THROW(ErrorKind::kInternal, "gpu msm: a pass of " + std::to_string(entries) +
+                                             " pairs would overrun the sort's " +
+                                             std::to_string(plan.max_entries));
       } else {
         const auto launch_digits = [&](const auto* pass_scalars) {
           using Scalar = std::remove_cv_t<std::remove_pointer_t<decltype(pass_scalars)>>;
@@ -506,7 +521,7 @@ ClassifiedLayout layout_classified(size_t n, const MsmConfig& config) {
 template <class Curve>
 size_t msm_workspace_bytes(size_t n, const MsmConfig& config) {
   const auto total = [&](ScalarDensity density) {
-    return detail::setup_msm<Curve>(n, config, 0, density).layout.total;
+    return detail::setup_msm<Curve>(n, config, 0, density, 0, config.scalar_counts).layout.total;
   };
   if (config.scalar_counts) return total(detail::density_of(n, config.scalar_counts));
   return std::max(total(ScalarDensity::kDense), total(ScalarDensity::kSparse));

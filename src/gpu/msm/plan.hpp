@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "gpu/msm/digits.hpp"
@@ -35,7 +37,8 @@ struct MsmPlan {
   size_t buckets_per_window = 0;   // 2^(c−1)
   size_t segment_buckets = 0;      // buckets per reduction segment
   size_t segments_per_window = 0;  // buckets_per_window / segment_buckets
-  size_t max_entries = 0;          // sort entries of the largest pass
+  size_t max_entries = 0;          // sort entries of the largest pass (a counted plan's: its
+                                   // compact pairs at most, fewer than its windows' pairs)
   size_t entries_per_thread = 0;   // accumulation: sorted entries per thread
   size_t max_accumulate_threads = 0;
   size_t partials_per_thread = 0;  // combining levels: partials summed per thread
@@ -102,7 +105,29 @@ struct PlanRequest {
   size_t segment_buckets = 0;  // a power of two; 0: segment_buckets_for (tuning.hpp)
   Group group = Group::kG1;    // with density, picks the window table
   ScalarDensity density = ScalarDensity::kDense;
+  // msm with MsmConfig::scalar_counts (plain bases in one chunk): a pass then sorts only the
+  // pairs the counts allow (compact pairs), so it takes as many windows as keep them within
+  // the entries the plan without counts sorts at once (the same workspace) and within
+  // kCompactPairsShare of the pass's pairs (so that they are written compact).
+  std::optional<ScalarCounts> counts;
 };
+
+// The windows a counted pass can take (PlanRequest::counts): at least `windows_per_pass` (the
+// plan's without counts, whose passes sort up to `capacity` pairs), more while the pairs of
+// the largest pass (the first: its ones add window 0's pair) stay within the capacity and
+// compact. A PoRep witness (90% zeros and ones) takes every window in one pass.
+inline unsigned counted_windows_per_pass(size_t n, unsigned windows, unsigned windows_per_pass,
+                                         size_t capacity, ScalarCounts counts) {
+  const double ones = double(std::min<uint64_t>(counts.ones, n));
+  const double others = double(std::min<uint64_t>(counts.others, n));
+  const auto fits = [&](unsigned w) {
+    const double pairs = ones + others * w;
+    return pairs <= double(capacity) && pairs <= kCompactPairsShare * double(n) * w;
+  };
+  unsigned w = windows_per_pass;
+  while (w < windows && fits(w + 1)) ++w;
+  return w;
+}
 
 inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& request) {
   const unsigned window_bits = request.window_bits;
@@ -139,19 +164,29 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   plan.bucket_sets = shifted ? unsigned(div_up(plan.windows, plan.table_rows)) : plan.windows;
   plan.windows_per_pass = unsigned(std::clamp<size_t>(sort_entries_per_pass / plan.chunk_points, 1,
                                                       shifted ? plan.table_rows : plan.windows));
+  plan.max_entries = plan.entries(plan.chunk_points, plan.windows_per_pass);
+  if (request.counts && !shifted && plan.chunks == 1) {
+    plan.windows_per_pass = counted_windows_per_pass(n, plan.windows, plan.windows_per_pass,
+                                                     plan.max_entries, *request.counts);
+  }
   plan.passes = shifted ? plan.bucket_sets * plan.passes_per_set()
                         : (plan.windows + plan.windows_per_pass - 1) / plan.windows_per_pass;
   plan.merged_passes = plan.chunks > 1 || (shifted && plan.passes_per_set() > 1);
   plan.buckets_per_window = size_t(1) << (plan.c - 1);
-  const size_t segment_buckets =
+  size_t segment_buckets =
       request.segment_buckets != 0 ? request.segment_buckets : segment_buckets_for(request.group);
+  if (request.segment_buckets == 0) {
+    const size_t buckets = size_t(plan.bucket_sets) << (plan.c - 1);
+    while (segment_buckets > kMinSegmentBuckets && buckets / segment_buckets < kMinReductionThreads) {
+      segment_buckets /= 2;
+    }
+  }
   if (!std::has_single_bit(segment_buckets)) {
     CUZK_INVALID_INPUT("gpu msm: " + std::to_string(segment_buckets) +
                        " buckets per reduction segment; a power of two is needed");
   }
   plan.segment_buckets = std::min(segment_buckets, plan.buckets_per_window);
   plan.segments_per_window = plan.buckets_per_window / plan.segment_buckets;
-  plan.max_entries = plan.entries(plan.chunk_points, plan.windows_per_pass);
   plan.entries_per_thread =
       std::max(kMinEntriesPerThread,
                div_up(plan.max_entries, std::max<size_t>(1, request.accumulate_threads)));

@@ -68,6 +68,13 @@ enum class Group { kG1, kG2 };
 // Which table a plain msm's window comes from (see the top of this file).
 enum class ScalarDensity { kDense, kSparse };
 
+// Among an MSM's scalars, how many equal 1 and how many are neither 0 nor 1 (count_scalars
+// counts them on the device; MsmConfig::scalar_counts passes them in).
+struct ScalarCounts {
+  uint64_t ones = 0;
+  uint64_t others = 0;
+};
+
 inline constexpr WindowTuningEntry kWindowTableG1Dense[] = {
     {4, 3},   {8, 5},   {10, 7},  {12, 8},  {14, 9},  {16, 10},
     {18, 11}, {20, 13}, {22, 16}, {23, 19}, {26, 20}, {64, 22},
@@ -250,6 +257,12 @@ inline constexpr size_t kPartialsPerThread = 4;
 // 2^24 349.9 / 352.2 / 358.0 / 370.0 (G2, whose additions cost ~3 G1 ones, presumably feels
 // the longer per-thread chains first).
 constexpr size_t segment_buckets_for(Group group) { return group == Group::kG2 ? 32 : 64; }
+// Those lengths assume buckets enough for many threads. Where the buckets are few (narrow
+// windows: a sparse PoRep query at c = 16 has 16 sets of 2^15 buckets, 8192 segments of 64)
+// each thread's chain of 2L additions is the whole time and most of the GPU idles, so the
+// segments are halved, down to kMinSegmentBuckets, until there are kMinReductionThreads.
+inline constexpr size_t kMinReductionThreads = size_t(1) << 15;
+inline constexpr size_t kMinSegmentBuckets = 8;
 inline constexpr size_t kSumGroup = 32;  // a warp's lanes (kernels.cuh sum_groups)
 
 // Batch addition of selected bases: each thread sums the bases of kSelectionWordsPerThread
