@@ -115,7 +115,10 @@ TEST_F(CudaEngine, BellmanParamsKeyWithItsR1csProves) {
 
 // The H table rule with the sizes measured on the H200 (BLS12-381 porep, .zkey): at 2^26 the key
 // (23.8 GB), its table (70.9 GB) and two partitions of 26.1 GB fit the 150.1 GB device, three do
-// not; at 2^27 the table alone (141.7 GB beside a 50.8 GB key) never does. Runs without a GPU.
+// not; at 2^27 the whole table (141.7 GB beside a 50.8 GB key) never does, while 4 rows of
+// c = 24 (38.7 GB beside the 47.5 GB of points) do with two partitions of 26.7 GB
+// (bench/results/2026-12-03_h200_4dba1fc_prove_zkey_htable_2p27.json), not with three. Runs
+// without a GPU.
 TEST(CudaHTableRule, TablesGoOnlyWhereKeyTableAndPartitionsFit) {
   const uint64_t device = 150'109'880'320;
   const auto shape = [](double circuit_gb, double points_gb, double table_gb, double slot_gb) {
@@ -131,6 +134,9 @@ TEST(CudaHTableRule, TablesGoOnlyWhereKeyTableAndPartitionsFit) {
   EXPECT_TRUE(h_table_fits(p26, 2, device));
   EXPECT_FALSE(h_table_fits(p26, 3, device));
   EXPECT_FALSE(h_table_fits(shape(3.3, 47.5, 141.7, 35.0), 1, device));
+  const CudaKeyShape p27 = shape(3.3, 47.5, 38.7, 26.7);
+  EXPECT_TRUE(h_table_fits(p27, 2, device));
+  EXPECT_FALSE(h_table_fits(p27, 3, device));
 }
 
 // Keys in VRAM with their H tables: the suite's proofs on both curves and a bellman key's, and

@@ -261,6 +261,11 @@ constexpr size_t segment_buckets_for(Group group) { return group == Group::kG2 ?
 // windows: a sparse PoRep query at c = 16 has 16 sets of 2^15 buckets, 8192 segments of 64)
 // each thread's chain of 2L additions is the whole time and most of the GPU idles, so the
 // segments are halved, down to kMinSegmentBuckets, until there are kMinReductionThreads.
+// Measured on the H200 (2026-12-03, 4dba1fc, porep scalars, counted, fixed lengths against
+// this rule; bench/results/..._4dba1fc_msm_porep_{g1,g2}{,_segments64,_segments32}.json):
+// G1 2^24 (c = 16: L = 16) 31.62 → 30.59 ms, G2 2^22 34.34 → 33.82, 2^24 93.27 → 92.75; G1
+// 2^26 (c = 20, L stays 64) 99.24 / 99.25. (A shifted 2^24 MSM has exactly 2^15 segments of
+// 64, where 32 measured slower: 92.7 against 91.5 ms, above.)
 inline constexpr size_t kMinReductionThreads = size_t(1) << 15;
 inline constexpr size_t kMinSegmentBuckets = 8;
 inline constexpr size_t kSumGroup = 32;  // a warp's lanes (kernels.cuh sum_groups)
