@@ -60,7 +60,7 @@ struct CudaOptions {
   // key gets the fastest table by the MSM's tuning model that fits the smallest GPU beside the
   // key and partitions_per_device partitions (h_table_fits), or none where no table worth
   // making does, so that the key stays in VRAM: at 2^27 the whole table would take ~130 GB,
-  // 3 rows (of a window of 24 bits) fit an H200 beside two partitions.
+  // 4 rows (of a window of 24 bits) fit an H200 beside two partitions of a .zkey key.
   bool h_tables = false;
   int partitions_per_device = 2;  // the engine's workers per GPU (each holds one partition)
 };
