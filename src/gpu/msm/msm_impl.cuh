@@ -338,14 +338,11 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       const uint64_t* chunk_scalars = canonical + first * Fr::kLimbs;
       size_t temp_bytes = l.sort_temp.bytes;
       // The pairs the counts allow (at least one slot, so that every launch has a thread).
-      size_t compact_entries = entries;
-      if (counted) {
-        const uint64_t ones = std::min<uint64_t>(config.scalar_counts->ones, size);
-        const uint64_t others = std::min<uint64_t>(config.scalar_counts->others, size);
-        compact_entries = std::clamp<size_t>(
-            (first_window == 0 ? ones : 0) + others * layout.windows_in_pass, 1, entries);
-      }
-      if (counted && double(compact_entries) <= kCompactPairsShare * double(entries)) {
+      const size_t compact_entries =
+          counted ? compact_pairs(*config.scalar_counts, size, first_window == 0,
+                                  layout.windows_in_pass)
+                  : entries;
+      if (counted && writes_compact(compact_entries, entries)) {
         // The unwritten slots keep the filler key, which sorts after every real key; the
         // accumulation's threads are re-spread over the pairs.
         entries = compact_entries;

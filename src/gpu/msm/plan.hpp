@@ -112,17 +112,31 @@ struct PlanRequest {
   std::optional<ScalarCounts> counts;
 };
 
+// The pairs a counted pass over `size` scalars and `windows` windows writes: window 0's for
+// each one (in the pass that holds window 0), every window's for each other, at least one slot
+// and at most the pass's size·windows pairs.
+inline size_t compact_pairs(ScalarCounts counts, size_t size, bool holds_window_0,
+                            unsigned windows) {
+  const uint64_t ones = std::min<uint64_t>(counts.ones, size);
+  const uint64_t others = std::min<uint64_t>(counts.others, size);
+  return std::clamp<size_t>((holds_window_0 ? ones : 0) + others * windows, 1, size * windows);
+}
+// A pass writes its compact pairs only where they are at most kCompactPairsShare of all its
+// pairs (else the prefix sum costs more than it saves, and it writes them all).
+inline bool writes_compact(size_t compact, size_t all) {
+  return double(compact) <= kCompactPairsShare * double(all);
+}
+
 // The windows a counted pass can take (PlanRequest::counts): at least `windows_per_pass` (the
-// plan's without counts, whose passes sort up to `capacity` pairs), more while the pairs of
-// the largest pass (the first: its ones add window 0's pair) stay within the capacity and
-// compact. A PoRep witness (90% zeros and ones) takes every window in one pass.
-inline unsigned counted_windows_per_pass(size_t n, unsigned windows, unsigned windows_per_pass,
+// plan's without counts, whose passes sort up to `capacity` pairs of `size` scalars), more
+// while the pairs of the largest pass (the first: its ones add window 0's pair) stay within
+// the capacity and compact. A PoRep witness (90% zeros and ones) takes every window in one
+// pass.
+inline unsigned counted_windows_per_pass(size_t size, unsigned windows, unsigned windows_per_pass,
                                          size_t capacity, ScalarCounts counts) {
-  const double ones = double(std::min<uint64_t>(counts.ones, n));
-  const double others = double(std::min<uint64_t>(counts.others, n));
   const auto fits = [&](unsigned w) {
-    const double pairs = ones + others * w;
-    return pairs <= double(capacity) && pairs <= kCompactPairsShare * double(n) * w;
+    const size_t pairs = compact_pairs(counts, size, true, w);
+    return pairs <= capacity && writes_compact(pairs, size * w);
   };
   unsigned w = windows_per_pass;
   while (w < windows && fits(w + 1)) ++w;
@@ -166,8 +180,9 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
                                                       shifted ? plan.table_rows : plan.windows));
   plan.max_entries = plan.entries(plan.chunk_points, plan.windows_per_pass);
   if (request.counts && !shifted && plan.chunks == 1) {
-    plan.windows_per_pass = counted_windows_per_pass(n, plan.windows, plan.windows_per_pass,
-                                                     plan.max_entries, *request.counts);
+    plan.windows_per_pass = counted_windows_per_pass(plan.chunk_points, plan.windows,
+                                                     plan.windows_per_pass, plan.max_entries,
+                                                     *request.counts);
   }
   plan.passes = shifted ? plan.bucket_sets * plan.passes_per_set()
                         : (plan.windows + plan.windows_per_pass - 1) / plan.windows_per_pass;

@@ -145,6 +145,9 @@ typename PartitionBuffers<Curve>::Carving PartitionBuffers<Curve>::carve(const P
   const size_t synthesis_end = out.bytes;
   out.bytes = shared_from;
   take_bytes(out.msm_workspace, msm_workspace_for<Curve>(s));
+  if (s.h_table) {
+    out.h_scalars = h_msm_scalars<groth16::G1CurveOf<Curve>>(s, msm_config_for(s)).form;
+  }
   out.bytes = std::max(out.bytes, synthesis_end);
   return out;
 }
@@ -352,7 +355,7 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
   const std::span<const Fr> h_scalars(buffers.a(), h_count);
   if (key.h_table_shape()) {
-    config.scalars = h_msm_scalars<G1C>(buffers.shape(), config).form;
+    config.scalars = buffers.h_scalar_form();
     if (config.scalars == msm::ScalarForm::kCanonical) {
       msm::canonicalize_scalars<Fr>({buffers.a(), h_count}, stream);
     }

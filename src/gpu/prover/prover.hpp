@@ -114,6 +114,7 @@ class PartitionBuffers {
   std::span<std::byte> msm_workspace() const { return d_.msm_workspace; }
   G1J* g1_results() const { return d_.g1_results; }  // A, B1, C, H
   G2J* g2_result() const { return d_.g2_result; }    // B2
+  msm::ScalarForm h_scalar_form() const { return d_.h_scalars; }
 
   // Where each buffer lies in a block of device memory (`base` null: only the size, in `bytes`).
   struct Carving {
@@ -123,6 +124,9 @@ class PartitionBuffers {
     G1J* g1_results = nullptr;
     G2J* g2_result = nullptr;
     msm::ScalarCounts* scalar_counts = nullptr;  // A, B, private wires
+    // The form the H MSM reads its scalars in: integers made in place where that keeps a copy
+    // out of its workspace (a partial H table), else the NTT's Montgomery form.
+    msm::ScalarForm h_scalars = msm::ScalarForm::kMontgomery;
     size_t bytes = 0;
   };
   static Carving carve(const PartitionShape& shape, std::byte* base);
