@@ -239,7 +239,7 @@ class Field {
     if (!std::is_constant_evaluated()) {
       if constexpr (kOutlinedDeviceProducts) return product_outlined(*this, o);
       DeviceWords a = to_words(*this), b = to_words(o), r;
-      ptx::mont_mul<kWords>(r.w, a.w, b.w, modulus_words().w, device_inv32());
+      ptx::mont_mul<kWords, kModulusLowOneMax>(r.w, a.w, b.w, modulus_words().w, device_inv32());
       return from_words(r);
     }
 #elif CUZK_FF_MONT_X86
@@ -584,6 +584,9 @@ class Field {
   static constexpr uint32_t kModulusWord = uint32_t(kModulus.limb[I / 2] >> (32 * (I % 2)));
   template <size_t I>
   static constexpr uint64_t kModulusMinus2Limb = kModulusMinus2.limb[I];
+  // p ≡ 2^64 − 2^32 + 1 mod 2^64 (BLS12-381's r): the products' reduction steps take
+  // ptx::reduce_row_low_one_max, which needs no multiplication for the two low words.
+  static constexpr bool kModulusLowOneMax = kModulusWord<0> == 1 && kModulusWord<1> == 0xffffffffu;
   // p² on 2N limbs (schoolbook), for the lazy reductions of fp2_mul.
   static constexpr BigInt<2 * kLimbs> kModulusSquared = [] {
     BigInt<2 * kLimbs> r{};
@@ -606,7 +609,7 @@ class Field {
   __device__ __noinline__ static Field product_outlined(Field a, Field b);
   __device__ __noinline__ static Field square_outlined(Field a);
   __device__ __noinline__ static Field difference_of_products_outlined(Field a, Field b, Field c,
-                                                                      Field d);
+                                                                       Field d);
   CUZK_DEVICE static Field difference_of_products_inline(const Field& a, const Field& b,
                                                          const Field& c, const Field& d) {
     const DeviceWords x = to_words(a), y = to_words(b), u = to_words(c), v = to_words(d);
@@ -648,7 +651,8 @@ class Field {
   // as an immediate ptxas turns each m = t_0·inv into a negation and then no longer fuses the
   // m·p rows into wide multiply-adds (178 IMAD per product instead of 137, 51 against 58·10⁹
   // products/s on an H200). Opaque, every field gets the same code; the other fields measured
-  // the same either way (tests/gpu/field_throughput_test.cu compares both).
+  // the same either way (tests/gpu/field_throughput_test.cu compares both). BLS12-381 Fr's
+  // products no longer read it (kModulusLowOneMax); its squares still do.
   CUZK_DEVICE static uint32_t device_inv32();
 
   // a^(p-2) by square-and-multiply, most significant limb first, each limb an immediate (an
@@ -686,7 +690,7 @@ template <class Data>
 __device__ __noinline__ Field<Data> Field<Data>::product_outlined(Field a, Field b) {
   const DeviceWords x = to_words(a), y = to_words(b);
   DeviceWords r;
-  ptx::mont_mul<kWords>(r.w, x.w, y.w, modulus_words().w, device_inv32());
+  ptx::mont_mul<kWords, kModulusLowOneMax>(r.w, x.w, y.w, modulus_words().w, device_inv32());
   return from_words(r);
 }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <random>
 #include <string>
 #include <utility>
@@ -114,6 +115,63 @@ std::vector<F> unary_inputs(size_t random_count, std::mt19937_64& rng) {
   return a;
 }
 
+// Pairs (a, b) whose Montgomery product meets, at each of its reduction steps, a low word t_0
+// of 0 or 2^32 − 1 (the step's carry and its m = t_0·(-p⁻¹) at their extremes), which random
+// inputs reach once in 2^31 steps. Step i's t_0 is word 0 of T + a·b_i, T the running value
+// of CIOS; a_0 odd is invertible mod 2^32, so b_i is solved for the wanted t_0 row after row,
+// tracking T on the host. A pair is kept when b < p (so that b is an element).
+template <class F>
+std::pair<std::vector<F>, std::vector<F>> reduction_edge_inputs(size_t count,
+                                                                std::mt19937_64& rng) {
+  constexpr size_t W = 2 * F::kLimbs;
+  const auto p = ff::detail::words_of(F::kModulus);
+  const uint32_t inv = uint32_t(F::kInv);
+  std::vector<F> as, bs;
+  while (as.size() < count) {
+    const F a = F::random(rng);
+    const auto aw = ff::detail::words_of(std::bit_cast<typename F::Int>(a));
+    if ((aw.w[0] & 1) == 0) continue;
+    uint32_t a0_inverse = aw.w[0];  // Newton: each step doubles the correct low bits
+    for (int k = 0; k < 5; ++k) a0_inverse *= 2 - aw.w[0] * a0_inverse;
+    uint64_t t[W + 2] = {};  // 32-bit words of T in 64-bit slots
+    typename F::Int b{};
+    for (size_t i = 0; i < W; ++i) {
+      const uint32_t target = (rng() & 1) != 0 ? 0xffffffffu : 0u;
+      const uint32_t bi = (target - uint32_t(t[0])) * a0_inverse;
+      b.limb[i / 2] |= uint64_t(bi) << (32 * (i % 2));
+      uint64_t carry = 0;
+      for (size_t j = 0; j < W; ++j) {  // T += a·b_i
+        const uint64_t v = t[j] + uint64_t(aw.w[j]) * bi + carry;
+        t[j] = uint32_t(v);
+        carry = v >> 32;
+      }
+      for (size_t j = W; j < W + 2; ++j) {
+        const uint64_t v = t[j] + carry;
+        t[j] = uint32_t(v);
+        carry = v >> 32;
+      }
+      const uint32_t m = uint32_t(t[0]) * inv;  // T += m·p, then T /= 2^32
+      carry = 0;
+      for (size_t j = 0; j < W; ++j) {
+        const uint64_t v = t[j] + uint64_t(p.w[j]) * m + carry;
+        t[j] = uint32_t(v);
+        carry = v >> 32;
+      }
+      for (size_t j = W; j < W + 2; ++j) {
+        const uint64_t v = t[j] + carry;
+        t[j] = uint32_t(v);
+        carry = v >> 32;
+      }
+      for (size_t j = 0; j + 1 < W + 2; ++j) t[j] = t[j + 1];
+      t[W + 1] = 0;
+    }
+    if (ff::compare(b, F::kModulus) >= 0) continue;
+    as.push_back(a);
+    bs.push_back(F::from_montgomery(b));
+  }
+  return {std::move(as), std::move(bs)};
+}
+
 // 2^20 random cases per operation (2^16 for inversions, each some 600 multiplications),
 // times CUZK_TEST_SCALE.
 inline size_t field_case_count() { return cuzk::test::scaled(size_t(1) << 20); }
@@ -130,6 +188,14 @@ TYPED_TEST_P(FieldDiffTest, Mul) {
   auto rng = cuzk::test::rng(std::string("gpu-mul-") + TypeParam::kName);
   auto [a, b] = binary_inputs<F>(field_case_count(), rng);
   expect_same_on_device(TypeParam::kName, "mul", MulOp{}, a, b);
+}
+
+TYPED_TEST_P(FieldDiffTest, MulReductionEdges) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using F = typename TypeParam::Field;
+  auto rng = cuzk::test::rng(std::string("gpu-mul-reduction-edges-") + TypeParam::kName);
+  auto [a, b] = reduction_edge_inputs<F>(cuzk::test::scaled(size_t(1) << 16), rng);
+  expect_same_on_device(TypeParam::kName, "mul (reduction edges)", MulOp{}, a, b);
 }
 
 TYPED_TEST_P(FieldDiffTest, DifferenceOfProducts) {
@@ -180,8 +246,8 @@ TYPED_TEST_P(FieldDiffTest, Inverse) {
   expect_same_on_device(TypeParam::kName, "inverse", InverseOp{}, a);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(FieldDiffTest, Mul, DifferenceOfProducts, Sqr, Add, Sub, Neg,
-                            Inverse);
+REGISTER_TYPED_TEST_SUITE_P(FieldDiffTest, Mul, MulReductionEdges, DifferenceOfProducts, Sqr, Add,
+                            Sub, Neg, Inverse);
 
 // Fp2: products and squares, on pairs of base-field edge values and random elements.
 template <class Case>

@@ -61,6 +61,30 @@ __global__ void immediate_inverse_chain_kernel(F* x, const F* y, size_t n) {
   }
 }
 
+// The same chain of products with the reduction rows of any modulus (ptx::reduce_row, -p⁻¹
+// from constant memory as Field reads it): the comparison that keeps the reduction without
+// multiplications for the two low words (ptx::reduce_row_low_one_max, BLS12-381's r) measured.
+template <class F>
+__constant__ uint32_t kChainInverse32 = uint32_t(F::kInv);
+
+template <class F>
+__global__ void generic_reduction_chain_kernel(F* x, const F* y, size_t n) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  constexpr size_t kWords = 2 * F::kLimbs;
+  constexpr ff::detail::DeviceWords<kWords> p = ff::detail::words_of(F::kModulus);
+  auto acc = ff::detail::words_of(std::bit_cast<ff::BigInt<F::kLimbs>>(x[i]));
+  const auto factor = ff::detail::words_of(std::bit_cast<ff::BigInt<F::kLimbs>>(y[i]));
+#pragma unroll 1
+  for (int r = 0; r < kRounds; ++r) {
+    ff::ptx::mont_mul<kWords, false>(acc.w, acc.w, factor.w, p.w, kChainInverse32<F>);
+  }
+#pragma unroll
+  for (size_t k = 0; k < F::kLimbs; ++k) {
+    x[i].mont[k] = acc.w[2 * k] | (uint64_t(acc.w[2 * k + 1]) << 32);
+  }
+}
+
 // x ← x·y − z·x, by Field::difference_of_products (one reduction on the device) or as two
 // products and a subtraction: the comparison that keeps the former's use in the MSM's bucket
 // additions measured. Counted as two products per step.
@@ -99,6 +123,7 @@ enum class Chain {
   kMul,
   kSqr,
   kMulImmediateInverse,
+  kMulGenericReduction,
   kReducedKaratsuba,
   kDifferenceOfProducts,
   kTwoProducts
@@ -121,6 +146,8 @@ double measure(const Stream& stream, DeviceBuffer<F>& x, const DeviceBuffer<F>& 
     start.record(stream);
     if constexpr (kChain == Chain::kMulImmediateInverse) {
       immediate_inverse_chain_kernel<F><<<blocks, kThreads, 0, stream>>>(x.data(), y.data(), n);
+    } else if constexpr (kChain == Chain::kMulGenericReduction) {
+      generic_reduction_chain_kernel<F><<<blocks, kThreads, 0, stream>>>(x.data(), y.data(), n);
     } else if constexpr (two_products_per_step(kChain)) {
       difference_of_products_chain_kernel<F, kChain == Chain::kDifferenceOfProducts>
           <<<blocks, kThreads, 0, stream>>>(x.data(), y.data(), n);
@@ -190,8 +217,10 @@ TEST(FieldThroughput, MulAndSqr) {
   constexpr const char* kImmediateName = "mul, -p^-1 as an immediate";
   report_throughput<bls12_381::Fp, kImmediate>("bls12_381.Fp", kImmediateName,
                                                "mul_immediate_inverse_per_s");
-  report_throughput<bls12_381::Fr, kImmediate>("bls12_381.Fr", kImmediateName,
-                                               "mul_immediate_inverse_per_s");
+  // BLS12-381's r ≡ 2^64 − 2^32 + 1 mod 2^64: its products reduce without multiplications for
+  // the two low words (Field::kModulusLowOneMax), measured against the rows of any modulus.
+  report_throughput<bls12_381::Fr, Chain::kMulGenericReduction>(
+      "bls12_381.Fr", "mul, generic reduction rows", "mul_generic_reduction_per_s");
   report_throughput<bn254::Fp, kImmediate>("bn254.Fp", kImmediateName,
                                            "mul_immediate_inverse_per_s");
   report_throughput<bn254::Fr, kImmediate>("bn254.Fr", kImmediateName,
