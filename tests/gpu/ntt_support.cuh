@@ -95,30 +95,6 @@ void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& tile_memory) {
   }
 }
 
-// A kDifThenDitPass step on the host, in the kernel's phase order.
-template <class Fr>
-void emulate_dif_then_dit_pass(const PassArgs<Fr>& dif, const PassArgs<Fr>& dit,
-                               std::vector<Fr>& tile_memory) {
-  const PassShape& shape = dif.shape;
-  const TileMemory<Fr> shared{tile_memory.data(), uint32_t(tile_memory.size())};
-  for (uint32_t tile = 0; tile < shape.tiles(); ++tile) {
-    for (uint32_t e = 0; e < shape.tile_elements(); ++e) pass_load<Fr, true>(dif, shared, tile, e);
-    for (unsigned i = 0; i < shape.stages; ++i) {
-      for (uint32_t b = 0; b < shape.butterflies_per_stage(); ++b) {
-        pass_butterfly<Fr, true>(dif, shared, stage_log_half(true, shape.stages, i), b);
-      }
-    }
-    for (uint32_t e = 0; e < shape.tile_elements(); ++e) pass_turn<Fr>(dif, dit, shared, tile, e);
-    for (unsigned i = 0; i < shape.stages; ++i) {
-      for (uint32_t b = 0; b < shape.butterflies_per_stage(); ++b) {
-        pass_butterfly<Fr, false>(dit, shared, stage_log_half(false, shape.stages, i), b);
-      }
-    }
-    for (uint32_t e = 0; e < shape.tile_elements(); ++e)
-      pass_store<Fr, false>(dit, shared, tile, e);
-  }
-}
-
 // Runs a schedule on the host with the device's tables, step by step as DeviceDomain::run.
 template <class Fr>
 void emulate(const HostTables<Fr>& tables, std::span<const Step<Fr>> steps, std::vector<Fr>& v) {
@@ -132,13 +108,8 @@ void emulate(const HostTables<Fr>& tables, std::span<const Step<Fr>> steps, std:
       }
       continue;
     }
-    std::vector<Fr> shared(step.shape.tile_elements());
-    if (step.kind == Step<Fr>::kDifThenDitPass) {
-      emulate_dif_then_dit_pass<Fr>(pass_args(tables, base, dif_half(step), v.data()),
-                                    pass_args(tables, base, dit_half(step), v.data()), shared);
-      continue;
-    }
     const PassArgs<Fr> args = pass_args(tables, base, step, v.data());
+    std::vector<Fr> shared(step.shape.tile_elements());
     if (step.kind == Step<Fr>::kDifPass) {
       emulate_pass<Fr, true>(args, shared);
     } else {

@@ -44,8 +44,6 @@ DeviceDomain<Fr>::DeviceDomain(unsigned log_size, Convention convention)
                                   cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
   CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<Fr, false>,
                                   cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
-  CUDA_CHECK(cudaFuncSetAttribute(dif_then_dit_pass_kernel<Fr>,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
 }
 
 template <class Fr>
@@ -71,17 +69,10 @@ void DeviceDomain<Fr>::run(std::span<const Step<Fr>> steps, Fr* values, cudaStre
       CUZK_CHECK_LAUNCH();
       continue;
     }
+    const PassArgs<Fr> args = pass_args(tables_, device_tables_.data(), step, values);
     const unsigned threads =
         std::clamp<unsigned>(step.shape.butterflies_per_stage(), 32, Tuning::kThreadsPerBlock);
     const size_t shared_bytes = size_t(step.shape.tile_elements()) * sizeof(Fr);
-    if (step.kind == Step<Fr>::kDifThenDitPass) {
-      dif_then_dit_pass_kernel<Fr><<<step.shape.tiles(), threads, shared_bytes, stream>>>(
-          pass_args(tables_, device_tables_.data(), dif_half(step), values),
-          pass_args(tables_, device_tables_.data(), dit_half(step), values));
-      CUZK_CHECK_LAUNCH();
-      continue;
-    }
-    const PassArgs<Fr> args = pass_args(tables_, device_tables_.data(), step, values);
     if (step.kind == Step<Fr>::kDifPass) {
       pass_kernel<Fr, true><<<step.shape.tiles(), threads, shared_bytes, stream>>>(args);
     } else {

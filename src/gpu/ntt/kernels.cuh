@@ -37,44 +37,6 @@ __global__ void __launch_bounds__(Tuning::kThreadsPerBlock) pass_kernel(const Pa
   }
 }
 
-// A kDifThenDitPass step (plan.hpp): the DIF pass `dif` and the DIT pass `dit` of the same
-// shape on one load of the tile. Held to the pass kernel's 4 blocks per SM (64 registers; it
-// would take 66 on BLS12-381 Fr and fit 3).
-template <class Fr>
-__global__ void __launch_bounds__(Tuning::kThreadsPerBlock, 4)
-    dif_then_dit_pass_kernel(const PassArgs<Fr> dif, const PassArgs<Fr> dit) {
-  extern __shared__ uint4 shared_words[];
-  const uint32_t tile = blockIdx.x;
-  const uint32_t elements = dif.shape.tile_elements();
-  const TileMemory<Fr> shared{shared_words, elements};
-  for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
-    pass_load<Fr, true>(dif, shared, tile, e);
-  }
-  const uint32_t butterflies = dif.shape.butterflies_per_stage();
-  for (unsigned i = 0; i < dif.shape.stages; ++i) {
-    __syncthreads();
-    const unsigned log_half = stage_log_half(true, dif.shape.stages, i);
-    for (uint32_t b = threadIdx.x; b < butterflies; b += blockDim.x) {
-      pass_butterfly<Fr, true>(dif, shared, log_half, b);
-    }
-  }
-  __syncthreads();
-  for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
-    pass_turn<Fr>(dif, dit, shared, tile, e);
-  }
-  for (unsigned i = 0; i < dit.shape.stages; ++i) {
-    __syncthreads();
-    const unsigned log_half = stage_log_half(false, dit.shape.stages, i);
-    for (uint32_t b = threadIdx.x; b < butterflies; b += blockDim.x) {
-      pass_butterfly<Fr, false>(dit, shared, log_half, b);
-    }
-  }
-  __syncthreads();
-  for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
-    pass_store<Fr, false>(dit, shared, tile, e);
-  }
-}
-
 // values[i] ↔ values[rev(i)]: each pair swapped by the thread of its smaller index. Scattered
 // 32-byte accesses (about two passes' worth of time); only natural → natural and
 // bit-reversed → bit-reversed transforms need it, and the H evaluations use it once (bellman).

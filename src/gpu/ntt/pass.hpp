@@ -192,21 +192,6 @@ CUZK_HD void pass_store(const PassArgs<Fr>& a, const TileMemory<Fr>& shared, uin
   store_element(a.data + t.position, v);
 }
 
-// Between the halves of a kDifThenDitPass step (plan.hpp), on the element in shared memory:
-// what the DIF's store phase would apply (its twiddle, exponent 0 there, and `post`), then what
-// the DIT's load phase would (`pre`, its twiddle).
-template <class Fr>
-CUZK_HD void pass_turn(const PassArgs<Fr>& dif, const PassArgs<Fr>& dit,
-                       const TileMemory<Fr>& shared, uint32_t tile, uint32_t e) {
-  const TileElement t = dif.shape.element(tile, e);
-  Fr v = shared.load(t.slot);
-  v = apply_twiddle(dif, v, t);
-  v = apply_scale(dif.post, v, t.position, dif.shape.log_n);
-  v = apply_scale(dit.pre, v, t.position, dit.shape.log_n);
-  v = apply_twiddle(dit, v, t);
-  shared.store(t.slot, v);
-}
-
 // The stages of a pass, in execution order: DIF from the widest half-width down, DIT up.
 CUZK_HD unsigned stage_log_half(bool dif, unsigned stages, unsigned i) {
   return dif ? stages - 1 - i : i;

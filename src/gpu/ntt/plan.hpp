@@ -184,42 +184,14 @@ struct ScaleSpec {
   bool active() const { return table != PowerTable::kNone || has_constant; }
 };
 
-// kDifThenDitPass: a DIF's last pass and a DIT's first pass, which work on the same tiles (the
-// shape of 2^K-element sub-blocks, C = 1, no pass twiddle), run on one load of each tile: the
-// DIF's stages, its `post` and the DIT's `pre` on the element in shared memory (middle_post,
-// middle_pre), the DIT's stages. One read and one write of the vector fewer than two passes.
 template <class Fr>
 struct Step {
-  enum Kind : uint8_t { kDifPass, kDitPass, kBitReverse, kDifThenDitPass };
+  enum Kind : uint8_t { kDifPass, kDitPass, kBitReverse };
   Kind kind = kDifPass;
-  bool inverse_root = false;      // ω⁻¹ instead of ω (of the DIF half in kDifThenDitPass)
-  bool dit_inverse_root = false;  // kDifThenDitPass: the DIT half's
+  bool inverse_root = false;  // ω⁻¹ instead of ω
   PassShape shape{};
-  ScaleSpec<Fr> pre{}, post{};                // applied when the pass loads / stores an element
-  ScaleSpec<Fr> middle_post{}, middle_pre{};  // kDifThenDitPass, between the halves
+  ScaleSpec<Fr> pre{}, post{};  // applied when the pass loads / stores an element
 };
-
-// The two passes a kDifThenDitPass step runs, as steps of their own.
-template <class Fr>
-Step<Fr> dif_half(const Step<Fr>& fused) {
-  Step<Fr> s;
-  s.kind = Step<Fr>::kDifPass;
-  s.inverse_root = fused.inverse_root;
-  s.shape = fused.shape;
-  s.pre = fused.pre;
-  s.post = fused.middle_post;
-  return s;
-}
-template <class Fr>
-Step<Fr> dit_half(const Step<Fr>& fused) {
-  Step<Fr> s;
-  s.kind = Step<Fr>::kDitPass;
-  s.inverse_root = fused.dit_inverse_root;
-  s.shape = fused.shape;
-  s.pre = fused.middle_pre;
-  s.post = fused.post;
-  return s;
-}
 
 // The steps of one transform. `pre` and `post` are the factors the caller wants applied to
 // the input (indexed by input order) and to the output (indexed by output order); they ride on
@@ -293,24 +265,16 @@ std::vector<Step<Fr>> inverse_steps(unsigned log_n, Order in, Order out, bool co
 // bit-reversed → natural (DIT), no permutation in between. The inverse's n⁻¹ and the coset's
 // g^i multiply the same element between the two, so they are one table, n⁻¹·g^i, applied as
 // the DIT's first pass loads: 2M per element instead of 3M.
-// The inverse's last pass and the coset transform's first pass (both on the 2^K-element
-// sub-blocks of the lowest bits) are one kDifThenDitPass step.
 template <class Fr>
 std::vector<Step<Fr>> values_to_coset_steps(unsigned log_n) {
   std::vector<Step<Fr>> steps =
       transform_steps<Fr>(log_n, true, Order::kNatural, Order::kBitReversed, {}, {});
   ScaleSpec<Fr> shift;
   shift.table = PowerTable::kInverseThenCoset;
-  const std::vector<Step<Fr>> coset =
-      transform_steps<Fr>(log_n, false, Order::kBitReversed, Order::kNatural, shift, {});
-  Step<Fr>& turn = steps.back();
-  const Step<Fr>& dit_first = coset.front();
-  turn.kind = Step<Fr>::kDifThenDitPass;
-  turn.dit_inverse_root = dit_first.inverse_root;
-  turn.middle_post = turn.post;
-  turn.middle_pre = dit_first.pre;
-  turn.post = coset.size() == 1 ? dit_first.post : ScaleSpec<Fr>{};
-  for (size_t i = 1; i < coset.size(); ++i) steps.push_back(coset[i]);
+  for (const Step<Fr>& s :
+       transform_steps<Fr>(log_n, false, Order::kBitReversed, Order::kNatural, shift, {})) {
+    steps.push_back(s);
+  }
   return steps;
 }
 
