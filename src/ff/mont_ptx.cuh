@@ -86,13 +86,14 @@ CUZK_DEVICE void reduce_row(uint32_t* lo, uint32_t* hi, const uint32_t* p, uint3
 // word 1: a 64-bit value from one subtraction with borrow (Y ≥ 0 since m·2^32 ≥ m). The rows of
 // the other words are those of reduce_row. The value added is m·p as there, so the bounds hold.
 // Cost: 2W − 4 mad + 7 add/sub/min, against 1 mul + 2W mad + 1 addc: per Montgomery product of
-// 8 words, 16 fewer wide multiply-adds and no multiplication for m.
+// 8 words, 16 fewer wide multiply-adds and no multiplication for m (SASS: 112 IMAD.WIDE).
 //
 // m is computed as inv + 1 − t_0 from the opaque inv (= 0xffffffff, Field::device_inv32): an
 // addition, not a multiplication. Written as a negation that ptxas can see (neg.s32), the same
 // rows ran 6% slower than reduce_row (55.0 against 58.3·10⁹ products/s on an H200): ptxas then
 // splits the m·p rows into separate low and high multiply-adds, as Field::device_inv32 notes
-// for an immediate inv.
+// for an immediate inv. As written: 65.8 against 58.5·10⁹/s, the NTT 1.5-2% faster
+// (bench/results/2026-12-03_h200_a6cbc0f_fr_reduction_rows.txt).
 template <size_t W>
 CUZK_DEVICE void reduce_row_low_one_max(uint32_t* lo, uint32_t* hi, const uint32_t* p,
                                         uint32_t inv) {
@@ -303,9 +304,11 @@ CUZK_DEVICE void sub_words(uint32_t* r, const uint32_t* a, const uint32_t* b) {
 // Cost: 4W² + 7W − 1 instructions, 4W² + W of them multiplications or multiply-adds
 // (W = 8: 311, W = 12: 659).
 //
+// kLowOneMax: the reduction steps of reduce_row_low_one_max (moduli ≡ 2^64 − 2^32 + 1 mod 2^64).
+//
 // Measured on an H200 (2^20 threads, chains of 256 dependent products): 26.6·10⁹/s for
-// BLS12-381 Fp, 58.5·10⁹/s for BN254 Fp and Fr, and 58.3·10⁹/s for BLS12-381 Fr once its
-// inv = 0xffffffff is opaque to the compiler (Field::device_inv32 reads it from constant
+// BLS12-381 Fp, 58.5·10⁹/s for BN254 Fp and Fr, 65.8·10⁹/s for BLS12-381 Fr with kLowOneMax
+// and 58.3·10⁹/s without it once its inv = 0xffffffff is opaque to the compiler (Field::device_inv32 reads it from constant
 // memory). As an immediate, ptxas turns m = t_0·inv into a negation and then leaves the m·p
 // rows as separate low and high multiply-adds instead of wide ones (178 IMAD against 137 in
 // the SASS of the same loop): 51.1·10⁹/s. The modulus words themselves (1 and 0xffffffff among
