@@ -134,34 +134,21 @@ std::pair<std::vector<F>, std::vector<F>> reduction_edge_inputs(size_t count,
     uint32_t a0_inverse = aw.w[0];  // Newton: each step doubles the correct low bits
     for (int k = 0; k < 5; ++k) a0_inverse *= 2 - aw.w[0] * a0_inverse;
     uint64_t t[W + 2] = {};  // 32-bit words of T in 64-bit slots
+    const auto add_product = [&t](const uint32_t* words, uint32_t factor) {  // T += words·factor
+      uint64_t carry = 0;
+      for (size_t j = 0; j < W + 2; ++j) {
+        const uint64_t v = t[j] + (j < W ? uint64_t(words[j]) * factor : 0) + carry;
+        t[j] = uint32_t(v);
+        carry = v >> 32;
+      }
+    };
     typename F::Int b{};
     for (size_t i = 0; i < W; ++i) {
       const uint32_t target = (rng() & 1) != 0 ? 0xffffffffu : 0u;
       const uint32_t bi = (target - uint32_t(t[0])) * a0_inverse;
       b.limb[i / 2] |= uint64_t(bi) << (32 * (i % 2));
-      uint64_t carry = 0;
-      for (size_t j = 0; j < W; ++j) {  // T += a·b_i
-        const uint64_t v = t[j] + uint64_t(aw.w[j]) * bi + carry;
-        t[j] = uint32_t(v);
-        carry = v >> 32;
-      }
-      for (size_t j = W; j < W + 2; ++j) {
-        const uint64_t v = t[j] + carry;
-        t[j] = uint32_t(v);
-        carry = v >> 32;
-      }
-      const uint32_t m = uint32_t(t[0]) * inv;  // T += m·p, then T /= 2^32
-      carry = 0;
-      for (size_t j = 0; j < W; ++j) {
-        const uint64_t v = t[j] + uint64_t(p.w[j]) * m + carry;
-        t[j] = uint32_t(v);
-        carry = v >> 32;
-      }
-      for (size_t j = W; j < W + 2; ++j) {
-        const uint64_t v = t[j] + carry;
-        t[j] = uint32_t(v);
-        carry = v >> 32;
-      }
+      add_product(aw.w, bi);
+      add_product(p.w, uint32_t(t[0]) * inv);  // T += m·p, then T /= 2^32
       for (size_t j = 0; j + 1 < W + 2; ++j) t[j] = t[j + 1];
       t[W + 1] = 0;
     }

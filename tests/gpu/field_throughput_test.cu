@@ -40,44 +40,31 @@ __global__ void product_chain_kernel(F* x, const F* y, size_t n) {
   x[i] = acc;  // stored, so the chain is not optimized away
 }
 
-// The same chain of products with -p⁻¹ mod 2^32 as an immediate rather than from constant
-// memory (Field's choice, see Field::device_inv32): the comparison that keeps that choice
-// measured.
-template <class F>
-__global__ void immediate_inverse_chain_kernel(F* x, const F* y, size_t n) {
-  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  constexpr size_t kWords = 2 * F::kLimbs;
-  constexpr ff::detail::DeviceWords<kWords> p = ff::detail::words_of(F::kModulus);
-  auto acc = ff::detail::words_of(std::bit_cast<ff::BigInt<F::kLimbs>>(x[i]));
-  const auto factor = ff::detail::words_of(std::bit_cast<ff::BigInt<F::kLimbs>>(y[i]));
-#pragma unroll 1
-  for (int r = 0; r < kRounds; ++r) {
-    ff::ptx::mont_mul<kWords>(acc.w, acc.w, factor.w, p.w, uint32_t(F::kInv));
-  }
-#pragma unroll
-  for (size_t k = 0; k < F::kLimbs; ++k) {
-    x[i].mont[k] = acc.w[2 * k] | (uint64_t(acc.w[2 * k + 1]) << 32);
-  }
-}
-
-// The same chain of products with the reduction rows of any modulus (ptx::reduce_row, -p⁻¹
-// from constant memory as Field reads it): the comparison that keeps the reduction without
-// multiplications for the two low words (ptx::reduce_row_low_one_max, BLS12-381's r) measured.
+// The same chain of products through ptx::mont_mul's reduction rows for any modulus
+// (ptx::reduce_row), with -p⁻¹ mod 2^32 as an immediate or from constant memory (as Field reads
+// it, see Field::device_inv32). The comparisons that keep Field's choices measured: the
+// inverse from constant memory, and for BLS12-381 Fr the rows without multiplications for the
+// modulus's two low words (ptx::reduce_row_low_one_max).
 template <class F>
 __constant__ uint32_t kChainInverse32 = uint32_t(F::kInv);
 
-template <class F>
-__global__ void generic_reduction_chain_kernel(F* x, const F* y, size_t n) {
+template <class F, bool kImmediateInverse>
+__global__ void generic_rows_chain_kernel(F* x, const F* y, size_t n) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   constexpr size_t kWords = 2 * F::kLimbs;
   constexpr ff::detail::DeviceWords<kWords> p = ff::detail::words_of(F::kModulus);
+  uint32_t inv;
+  if constexpr (kImmediateInverse) {
+    inv = uint32_t(F::kInv);
+  } else {
+    inv = kChainInverse32<F>;
+  }
   auto acc = ff::detail::words_of(std::bit_cast<ff::BigInt<F::kLimbs>>(x[i]));
   const auto factor = ff::detail::words_of(std::bit_cast<ff::BigInt<F::kLimbs>>(y[i]));
 #pragma unroll 1
   for (int r = 0; r < kRounds; ++r) {
-    ff::ptx::mont_mul<kWords, false>(acc.w, acc.w, factor.w, p.w, kChainInverse32<F>);
+    ff::ptx::mont_mul<kWords, false>(acc.w, acc.w, factor.w, p.w, inv);
   }
 #pragma unroll
   for (size_t k = 0; k < F::kLimbs; ++k) {
@@ -144,10 +131,9 @@ double measure(const Stream& stream, DeviceBuffer<F>& x, const DeviceBuffer<F>& 
   float best_ms = 0;
   for (int run = 0; run <= kRuns; ++run) {  // run 0 warms up
     start.record(stream);
-    if constexpr (kChain == Chain::kMulImmediateInverse) {
-      immediate_inverse_chain_kernel<F><<<blocks, kThreads, 0, stream>>>(x.data(), y.data(), n);
-    } else if constexpr (kChain == Chain::kMulGenericReduction) {
-      generic_reduction_chain_kernel<F><<<blocks, kThreads, 0, stream>>>(x.data(), y.data(), n);
+    if constexpr (kChain == Chain::kMulImmediateInverse || kChain == Chain::kMulGenericReduction) {
+      generic_rows_chain_kernel<F, kChain == Chain::kMulImmediateInverse>
+          <<<blocks, kThreads, 0, stream>>>(x.data(), y.data(), n);
     } else if constexpr (two_products_per_step(kChain)) {
       difference_of_products_chain_kernel<F, kChain == Chain::kDifferenceOfProducts>
           <<<blocks, kThreads, 0, stream>>>(x.data(), y.data(), n);
