@@ -307,11 +307,12 @@ CUZK_DEVICE void sub_words(uint32_t* r, const uint32_t* a, const uint32_t* b) {
 // kLowOneMax: the reduction steps of reduce_row_low_one_max (moduli ≡ 2^64 − 2^32 + 1 mod 2^64).
 //
 // Measured on an H200 (2^20 threads, chains of 256 dependent products): 26.6·10⁹/s for
-// BLS12-381 Fp, 58.5·10⁹/s for BN254 Fp and Fr, 65.8·10⁹/s for BLS12-381 Fr with kLowOneMax
-// and 58.3·10⁹/s without it once its inv = 0xffffffff is opaque to the compiler (Field::device_inv32 reads it from constant
-// memory). As an immediate, ptxas turns m = t_0·inv into a negation and then leaves the m·p
-// rows as separate low and high multiply-adds instead of wide ones (178 IMAD against 137 in
-// the SASS of the same loop): 51.1·10⁹/s. The modulus words themselves (1 and 0xffffffff among
+// BLS12-381 Fp, 58.5·10⁹/s for BN254 Fp and Fr, 65.8·10⁹/s for BLS12-381 Fr with kLowOneMax,
+// and 58.3·10⁹/s for it without, once its inv = 0xffffffff is opaque to the compiler
+// (Field::device_inv32 reads it from constant memory). As an immediate, ptxas turns
+// m = t_0·inv into a negation and then leaves the m·p rows as separate low and high
+// multiply-adds instead of wide ones (178 IMAD against 137 in the SASS of the same loop):
+// 51.1·10⁹/s. The modulus words themselves (1 and 0xffffffff among
 // them) cost nothing as immediates: from constant memory they measured the same.
 template <size_t W, bool kLowOneMax = false>
 CUZK_DEVICE void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
