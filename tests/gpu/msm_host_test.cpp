@@ -318,6 +318,18 @@ struct FrBase {
 };
 struct FrBucket {
   Fr v;
+  // Assignments to this object since the count was last cleared. The emulation checks that a
+  // launch writes each bucket at most once: a second write would come from another thread, a
+  // race on the device that the emulation's thread-by-thread order would hide.
+  unsigned writes = 0;
+
+  FrBucket(const Fr& value = Fr::zero()) : v(value) {}
+  FrBucket(const FrBucket& other) : v(other.v) {}
+  FrBucket& operator=(const FrBucket& other) {
+    v = other.v;
+    ++writes;
+    return *this;
+  }
   static FrBucket infinity() { return {Fr::zero()}; }
   FrBucket add(const FrBase& b) const { return {v + b.v}; }
   FrBucket operator+(const FrBucket& o) const { return {v + o.v}; }
@@ -326,6 +338,7 @@ struct FrBucket {
 
 struct EmulationResult {
   size_t bucket_mismatches = 0;
+  size_t buckets_written_twice = 0;  // in one launch, summed over launches
   bool total_ok = false;
 };
 
@@ -375,6 +388,14 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
       std::vector<uint32_t>(div_up(plan.max_accumulate_threads, plan.partials_per_thread))};
   std::vector<FrBucket> partials[2] = {std::vector<FrBucket>(partial_keys[0].size()),
                                        std::vector<FrBucket>(partial_keys[1].size())};
+  std::vector<FrBucket>& sink_vector = plan.merged_passes ? run_sums : buckets;
+  const auto begin_launch = [&] {
+    for (FrBucket& b : sink_vector) b.writes = 0;
+  };
+  EmulationResult result;
+  const auto end_launch = [&] {
+    for (const FrBucket& b : sink_vector) result.buckets_written_twice += b.writes > 1;
+  };
   for (size_t chunk = 0; chunk < plan.chunks; ++chunk) {
     const size_t first = chunk * plan.chunk_points;
     const size_t size = std::min(plan.chunk_points, n - first);
@@ -422,6 +443,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
       const unsigned sink_set = plan.merged_passes ? 0 : plan.set_of(first_window);
       size_t count = div_up(entries, per_thread);
       EXPECT_LE(count, plan.max_accumulate_threads);
+      begin_launch();
       for (size_t t = 0; t < count; ++t) {
         const work::RunSink<FrBucket> sink{
             sink_buckets,       layout, sink_set,   partial_keys[0].data(),
@@ -429,8 +451,10 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
         work::accumulate<FrBucket, FrBase>(t * per_thread, per_thread, nonzero, sorted_keys.data(),
                                            sorted_values.data(), table.data() + first, sink);
       }
+      end_launch();
       for (int src = 0; count > 1; src = 1 - src) {
         const size_t next = div_up(count, plan.partials_per_thread);
+        begin_launch();
         for (size_t t = 0; t < next; ++t) {
           const work::RunSink<FrBucket> sink{sink_buckets,
                                              layout,
@@ -444,6 +468,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
                                            count, partial_keys[src].data(), partials[src].data(),
                                            sink);
         }
+        end_launch();
         count = next;
       }
       if (plan.merged_passes) {
@@ -457,7 +482,6 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
     }
   }
 
-  EmulationResult result;
   // Each bucket against its direct sum.
   std::vector<Fr> expected(buckets.size(), Fr::zero());
   for (size_t i = 0; i < n; ++i) {
@@ -584,12 +608,12 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
     const EmulationResult r =
         emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted, c.partials_per_thread,
                     c.compact, c.segment_buckets, c.table_rows);
-    const bool bad = r.bucket_mismatches != 0 || !r.total_ok;
+    const bool bad = r.bucket_mismatches != 0 || r.buckets_written_twice != 0 || !r.total_ok;
     mismatches += bad;
     if (bad) {
       ADD_FAILURE() << c.shape << " n = " << c.n << ": " << r.bucket_mismatches
-                    << " buckets differ from their direct sums; total "
-                    << (r.total_ok ? "equal" : "differs");
+                    << " buckets differ from their direct sums, " << r.buckets_written_twice
+                    << " written twice in one launch; total " << (r.total_ok ? "equal" : "differs");
     }
   }
   report("host pipeline emulation (buckets and total)", cases.size(), mismatches);

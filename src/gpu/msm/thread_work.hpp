@@ -70,9 +70,18 @@ CUZK_HD size_t first_at_least(const uint32_t* keys, size_t count, uint32_t senti
 }
 
 // Where a finished run of equal keys goes: into its bucket, or into the thread's partial slot
-// when the run began the thread's range (it may continue a run of earlier threads, so it is
-// not complete). `buckets` are the pass's run sums (msm_impl.cuh), indexed with
-// `first_window`.
+// when it continues a run of earlier threads (only a thread's first run can, and only when the
+// entry or slot just before the thread's range holds the same key). Each thread writes its
+// partial slot once: the continuing run's sum, or kNoKey (`no_partial`). `buckets` are the
+// pass's run sums (msm_impl.cuh), indexed with `first_window`.
+//
+// A run begins in exactly one thread of a launch: that thread writes the bucket and the threads
+// the run continues into leave partials, so a bucket is written at most once per launch. A
+// combining level hands on only the runs that still continue across its threads' ranges, so
+// after the first level almost every slot holds kNoKey and the later levels (one launch per
+// factor of the fan-in, down to one thread) add almost nothing. They used to carry every
+// thread's first run, complete or not, through all of them: a chain of additions per level,
+// latency-bound, ~60 µs a level for BLS12-381 G1.
 //
 // The accumulation launch *stores* into the bucket (`store`): a bucket's run begins in one
 // thread only, so that thread writes first, and the run sums start each pass at infinity.
@@ -80,7 +89,7 @@ CUZK_HD size_t first_at_least(const uint32_t* keys, size_t count, uint32_t senti
 // iterations executes every lane's emit in turn, and with short runs (wide windows, shifted
 // bases: ~32 entries a run) some lane ends a run nearly every iteration; a store (no read, no
 // full addition) keeps that divergent path short. The combining launches, which add the rest
-// of a run cut between threads, read-modify-write (at most once per bucket per launch).
+// of a run cut between threads, read-modify-write.
 template <class Bucket>
 struct RunSink {
   Bucket* buckets;
@@ -89,11 +98,12 @@ struct RunSink {
   uint32_t* partial_keys;
   Bucket* partials;
   size_t slot;
-  bool last_level;  // a single thread: even its first run is complete
+  bool last_level;  // a single thread: even a continuing run is complete
   bool store;       // the accumulation launch: the bucket holds nothing of this pass yet
 
-  CUZK_HD void emit(bool first_run, uint32_t key, const Bucket& sum) const {
-    if (first_run && !last_level) {
+  // continues: the run continues one of earlier threads (the thread's first run, at most).
+  CUZK_HD void emit(bool continues, uint32_t key, const Bucket& sum) const {
+    if (continues && !last_level) {
       partial_keys[slot] = key;
       partials[slot] = sum;
     } else {
@@ -101,7 +111,8 @@ struct RunSink {
       bucket = store ? sum : bucket + sum;
     }
   }
-  CUZK_HD void empty() const {
+  // The thread leaves no partial: its first run began in its range, or it had no entries.
+  CUZK_HD void no_partial() const {
     if (!last_level) partial_keys[slot] = kNoKey;
   }
 };
@@ -126,18 +137,19 @@ CUZK_HD void accumulate(size_t begin, size_t per_thread, size_t live_end, const 
                         const uint32_t* values, const Base* bases, const RunSink<Bucket>& sink,
                         Sum sum = {}) {
   if (begin >= live_end) {
-    sink.empty();
+    sink.no_partial();
     return;
   }
   const size_t end = begin + per_thread < live_end ? begin + per_thread : live_end;
   uint32_t key = keys[begin];
   sum.reset();
-  bool first_run = true;
+  bool continues = begin > 0 && keys[begin - 1] == key;
+  if (!continues) sink.no_partial();
   for (size_t p = begin; p < end; ++p) {
     const uint32_t k = keys[p];
     if (k != key) {
-      sink.emit(first_run, key, sum.value());
-      first_run = false;
+      sink.emit(continues, key, sum.value());
+      continues = false;
       key = k;
       sum.reset();
     }
@@ -146,35 +158,41 @@ CUZK_HD void accumulate(size_t begin, size_t per_thread, size_t live_end, const 
     if (v & kNegativeFlag) base = -base;
     sum.add(base);
   }
-  sink.emit(first_run, key, sum.value());
+  sink.emit(continues, key, sum.value());
 }
 
-// One level of partials: slots [begin, min(begin + per_thread, count)) by runs of equal keys.
-// Keys are non-decreasing; kNoKey slots (threads that had no entries) form the tail.
+// One level of partials: slots [begin, min(begin + per_thread, count)) by runs of equal keys,
+// skipping kNoKey slots. The keys of the other slots are non-decreasing, and a key's slots are
+// consecutive (a run that continues into several threads leaves a partial in each of them), so
+// the first run continues one of earlier threads only if it starts at `begin` and the slot
+// before holds its key.
 template <class Bucket>
 CUZK_HD void combine_partials(size_t begin, size_t per_thread, size_t count,
                               const uint32_t* in_keys, const Bucket* in,
                               const RunSink<Bucket>& sink) {
-  if (begin >= count || in_keys[begin] == kNoKey) {
-    sink.empty();
+  const size_t end = begin + per_thread < count ? begin + per_thread : count;
+  size_t p = begin;
+  while (p < end && in_keys[p] == kNoKey) ++p;
+  if (p == end) {
+    sink.no_partial();
     return;
   }
-  const size_t end = begin + per_thread < count ? begin + per_thread : count;
-  uint32_t key = in_keys[begin];
+  uint32_t key = in_keys[p];
+  bool continues = p == begin && begin > 0 && in_keys[begin - 1] == key;
+  if (!continues) sink.no_partial();
   Bucket acc = Bucket::infinity();
-  bool first_run = true;
-  for (size_t p = begin; p < end; ++p) {
+  for (; p < end; ++p) {
     const uint32_t k = in_keys[p];
-    if (k == kNoKey) break;
+    if (k == kNoKey) continue;
     if (k != key) {
-      sink.emit(first_run, key, acc);
-      first_run = false;
+      sink.emit(continues, key, acc);
+      continues = false;
       key = k;
       acc = Bucket::infinity();
     }
     acc = acc + in[p];
   }
-  sink.emit(first_run, key, acc);
+  sink.emit(continues, key, acc);
 }
 
 // Folds one pass's run sum into its bucket and resets the run sum to infinity for the next
