@@ -236,7 +236,7 @@ constexpr const char* sum_storage_name(SumStorage storage) {
 inline constexpr SumStorage kDefaultSumStorage = SumStorage::kShared;
 
 // Partial sums of buckets cut between threads are combined in levels: each level's thread adds
-// kPartialsPerThread consecutive partials (one level per factor of 8 in the thread count). A
+// kPartialsPerThread consecutive partials (one level per factor of it in the thread count). A
 // level's threads add their partials one after another, so a small fan-in means more threads
 // and shorter chains; the first level of 2^20 partials with 32 a thread ran on 2^15 threads,
 // a quarter of one wave. Measured on the H200 (BLS12-381, bench_gpu_msm --partials-per-thread,
