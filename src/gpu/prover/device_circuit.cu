@@ -109,15 +109,6 @@ __global__ void hadamard_kernel(const Fr* __restrict__ a, const Fr* __restrict__
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) c[i] = a[i] * b[i];
 }
 
-template <class Fr>
-__global__ void gather_kernel(const uint32_t* __restrict__ wires, size_t count,
-                              const Fr* __restrict__ from, Fr* __restrict__ out) {
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x; k < count; k += stride) {
-    out[k] = from[wires[k]];
-  }
-}
-
 // Enqueues out = M·z over n rows; `partial` has room for the matrix's segments.
 template <class Fr>
 void matrix_times_witness(const DeviceMatrix<Fr>& m, const Fr* witness, Fr* out, uint32_t n,
@@ -253,20 +244,10 @@ void synthesize(const DeviceCircuit<Fr>& circuit, const SynthesisArgs<Fr>& args)
   }
 }
 
-template <class Fr>
-void gather(const uint32_t* wires, size_t count, const Fr* from, Fr* out, cudaStream_t stream) {
-  if (count == 0) return;
-  gather_kernel<Fr>
-      <<<blocks_for(count, tuning::kElementwiseThreads), tuning::kElementwiseThreads, 0, stream>>>(
-          wires, count, from, out);
-  CUZK_CHECK_LAUNCH();
-}
-
 #define CUZK_DEVICE_CIRCUIT_FOR_FIELD(Fr)                                           \
   template struct DeviceMatrix<Fr>;                                                 \
   template class DeviceCircuit<Fr>;                                                 \
-  template void synthesize<Fr>(const DeviceCircuit<Fr>&, const SynthesisArgs<Fr>&); \
-  template void gather<Fr>(const uint32_t*, size_t, const Fr*, Fr*, cudaStream_t);
+  template void synthesize<Fr>(const DeviceCircuit<Fr>&, const SynthesisArgs<Fr>&);
 
 CUZK_DEVICE_CIRCUIT_FOR_FIELD(bn254::Fr)
 CUZK_DEVICE_CIRCUIT_FOR_FIELD(bls12_381::Fr)

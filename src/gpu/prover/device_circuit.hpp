@@ -97,10 +97,4 @@ struct SynthesisArgs {
 template <class Fr>
 void synthesize(const DeviceCircuit<Fr>& circuit, const SynthesisArgs<Fr>& args);
 
-// Enqueues out[k] = from[wires[k]] for k < count (device arrays): the witness values of a
-// density list, for the MSMs of a bellman key. No checks on the device: wires must be < the
-// length of `from` (DeviceCircuit's lists are, by construction).
-template <class Fr>
-void gather(const uint32_t* wires, size_t count, const Fr* from, Fr* out, cudaStream_t stream);
-
 }  // namespace cuzk::gpu::prover

@@ -89,8 +89,6 @@ PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit, KeyResidency ke
   s.n_vars = circuit.n_vars();
   s.n_private = circuit.n_vars() - circuit.n_public() - 1;
   s.domain = circuit.domain_size();
-  s.a_wires = circuit.a_wires().size();
-  s.b_wires = circuit.b_wires().size();
   s.synthesis_workspace_bytes = circuit.synthesis_workspace_bytes();
   s.key_residency = key_residency;
   s.h_table = h_table;
@@ -107,8 +105,6 @@ PartitionShape partition_shape(const HostCircuit<Fr>& circuit, KeyResidency key_
   s.n_vars = circuit.n_vars;
   s.n_private = size_t(circuit.n_vars) - circuit.n_public - 1;
   s.domain = circuit.domain_size;
-  s.a_wires = circuit.a_wires.size();
-  s.b_wires = circuit.b_wires.size();
   s.synthesis_workspace_bytes = segments * sizeof(Fr);
   s.key_residency = key_residency;
   s.h_table = h_table;
@@ -130,8 +126,6 @@ typename PartitionBuffers<Curve>::Carving PartitionBuffers<Curve>::carve(const P
   };
   take(out.witness, s.n_vars);
   take(out.a, s.domain);  // a, b, c → H (in a), which the H MSM reads
-  take(out.a_scalars, s.a_wires);
-  take(out.b_scalars, s.b_wires);
   take(out.g1_results, 4);
   take(out.g2_result, 1);
   take(out.scalar_counts, kCountedQueries);
@@ -235,8 +229,7 @@ void check_partition(const DeviceCircuit<typename Curve::Fr>& circuit,
   const PartitionShape want = partition_shape(circuit);
   const PartitionShape& have = buffers.shape();
   if (have.n_vars != want.n_vars || have.domain != want.domain ||
-      have.n_private != want.n_private || have.a_wires != want.a_wires ||
-      have.b_wires != want.b_wires ||
+      have.n_private != want.n_private ||
       have.synthesis_workspace_bytes != want.synthesis_workspace_bytes) {
     CUZK_INVALID_INPUT("gpu prove: the partition buffers were made for another circuit");
   }
@@ -286,14 +279,16 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   const size_t a_count = f.a, b_count = f.b1, h_count = f.h;
   auto& marks = buffers.marks();
   const std::span<const Fr> w(buffers.witness(), n_vars);
-  // A filtered .zkey query reads the witness through its density list, a bellman key's
-  // queries through the circuit's (gathered below); an empty one has no points.
-  const uint32_t* a_index = bellman                           ? circuit.a_wires().data()
-                            : key.a_filtered() && a_count > 0 ? key.a_wires()
-                                                              : nullptr;
-  const uint32_t* b_index = bellman                           ? circuit.b_wires().data()
-                            : key.b_filtered() && b_count > 0 ? key.b_wires()
-                                                              : nullptr;
+  // A bellman key's a and b queries read the witness through the circuit's density lists, a
+  // filtered .zkey query through its own; a listed query may be empty (no points, no scalars).
+  const bool a_listed = bellman || key.a_filtered();
+  const bool b_listed = bellman || key.b_filtered();
+  const uint32_t* a_index = !a_listed || a_count == 0 ? nullptr
+                            : bellman                 ? circuit.a_wires().data()
+                                                      : key.a_wires();
+  const uint32_t* b_index = !b_listed || b_count == 0 ? nullptr
+                            : bellman                 ? circuit.b_wires().data()
+                                                      : key.b_wires();
 
   // The scalar counts of the A, B and private-wire MSMs, first on the stream (they need the
   // witness alone), read back on the host before those MSMs are enqueued.
@@ -366,16 +361,8 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   marks[4].record(stream);
   config.scalars = msm::ScalarForm::kCanonical;
 
-  std::span<const Fr> a_scalars = w, b_scalars = w;
-  if (key.a_filtered() && a_count == 0) a_scalars = {};
-  if (key.b_filtered() && b_count == 0) b_scalars = {};
-  if (bellman) {  // the values of the density lists' wires (still canonical)
-    gather(circuit.a_wires().data(), a_count, buffers.witness(), buffers.a_scalars(), stream);
-    gather(circuit.b_wires().data(), b_count, buffers.witness(), buffers.b_scalars(), stream);
-    a_scalars = {buffers.a_scalars(), a_count};
-    b_scalars = {buffers.b_scalars(), b_count};
-    a_index = b_index = nullptr;  // gathered
-  }
+  const std::span<const Fr> a_scalars = a_listed && a_count == 0 ? std::span<const Fr>() : w;
+  const std::span<const Fr> b_scalars = b_listed && b_count == 0 ? std::span<const Fr>() : w;
   buffers.counts_ready().synchronize();
   const msm::ScalarCounts* counted = buffers.scalar_counts();
   run_msm.template operator()<G1C>({key.a(), a_count}, a_scalars, g1 + 0, a_index, counted[0]);

@@ -14,8 +14,9 @@
 //              their ones and others (msm::MsmConfig::scalar_counts: a porep witness is 90%
 //              zeros and ones). Signed-digit Pippenger (gpu/msm/msm.hpp); witness scalars are
 //              read canonical, the H scalars Montgomery. A bellman key's A and B queries cover
-//              the wires of non-zero polynomials only: their scalars are gathered first; a
-//              .zkey's filtered queries (zkey_density) read theirs through the key's lists
+//              the wires of non-zero polynomials only and read their scalars through the
+//              circuit's density lists, a .zkey's filtered queries (zkey_density) through the
+//              key's (msm::MsmConfig::scalar_index: no copy of the scalars per partition)
 //   epilogue   on the host, the CPU provers' own (groth16/epilogue.hpp)
 //   verify     optionally, the proof against the key's verifying key on the CPU (pairings,
 //              ~ms; off the GPU's critical path but on this call's)
@@ -60,7 +61,6 @@ namespace cuzk::gpu::prover {
 // The sizes one partition's buffers depend on, from the circuit on either side of its upload.
 struct PartitionShape {
   size_t n_vars = 0, n_private = 0, domain = 0;
-  size_t a_wires = 0, b_wires = 0;  // bellman density lists (0 for a zkey source)
   size_t synthesis_workspace_bytes = 0;
   // Where the key's points live: a streamed key's MSMs stage their bases through the
   // workspace in chunks of stream_chunk_points (0: the MSM's default), on the buffers' own
@@ -108,8 +108,6 @@ class PartitionBuffers {
   Fr* a() const { return d_.a; }
   Fr* b() const { return d_.b; }
   Fr* c() const { return d_.c; }
-  Fr* a_scalars() const { return d_.a_scalars; }  // bellman: the A density's values
-  Fr* b_scalars() const { return d_.b_scalars; }  // bellman: the B density's values
   std::span<std::byte> synthesis_workspace() const { return d_.synthesis_workspace; }
   std::span<std::byte> msm_workspace() const { return d_.msm_workspace; }
   G1J* g1_results() const { return d_.g1_results; }  // A, B1, C, H
@@ -119,7 +117,6 @@ class PartitionBuffers {
   // Where each buffer lies in a block of device memory (`base` null: only the size, in `bytes`).
   struct Carving {
     Fr *witness = nullptr, *a = nullptr, *b = nullptr, *c = nullptr;
-    Fr *a_scalars = nullptr, *b_scalars = nullptr;
     std::span<std::byte> synthesis_workspace, msm_workspace;
     G1J* g1_results = nullptr;
     G2J* g2_result = nullptr;
