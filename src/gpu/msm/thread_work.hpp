@@ -173,7 +173,7 @@ CUZK_HD void combine_partials(size_t begin, size_t per_thread, size_t count,
   const size_t end = begin + per_thread < count ? begin + per_thread : count;
   size_t p = begin;
   while (p < end && in_keys[p] == kNoKey) ++p;
-  if (p == end) {
+  if (p >= end) {  // no slots (begin ≥ count) or none holding a key
     sink.no_partial();
     return;
   }
