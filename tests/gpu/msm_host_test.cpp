@@ -382,13 +382,14 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
   std::vector<FrBucket> buckets(plan.bucket_sets * plan.buckets_per_window, FrBucket::infinity());
   std::vector<FrBucket> run_sums(plan.merged_passes ? plan.pass_buckets() : 0,
                                  FrBucket::infinity());
-  FrBucket* sink_buckets = plan.merged_passes ? run_sums.data() : buckets.data();
+  // Where the accumulation and combining launches write: the pass's run sums or the buckets.
+  std::vector<FrBucket>& sink_vector = plan.merged_passes ? run_sums : buckets;
+  FrBucket* sink_buckets = sink_vector.data();
   std::vector<uint32_t> partial_keys[2] = {
       std::vector<uint32_t>(plan.max_accumulate_threads),
       std::vector<uint32_t>(div_up(plan.max_accumulate_threads, plan.partials_per_thread))};
   std::vector<FrBucket> partials[2] = {std::vector<FrBucket>(partial_keys[0].size()),
                                        std::vector<FrBucket>(partial_keys[1].size())};
-  std::vector<FrBucket>& sink_vector = plan.merged_passes ? run_sums : buckets;
   const auto begin_launch = [&] {
     for (FrBucket& b : sink_vector) b.writes = 0;
   };

@@ -271,10 +271,9 @@ std::vector<Step<Fr>> values_to_coset_steps(unsigned log_n) {
       transform_steps<Fr>(log_n, true, Order::kNatural, Order::kBitReversed, {}, {});
   ScaleSpec<Fr> shift;
   shift.table = PowerTable::kInverseThenCoset;
-  for (const Step<Fr>& s :
-       transform_steps<Fr>(log_n, false, Order::kBitReversed, Order::kNatural, shift, {})) {
-    steps.push_back(s);
-  }
+  const std::vector<Step<Fr>> coset =
+      transform_steps<Fr>(log_n, false, Order::kBitReversed, Order::kNatural, shift, {});
+  steps.insert(steps.end(), coset.begin(), coset.end());
   return steps;
 }
 
