@@ -283,6 +283,25 @@ TEST(GpuMsmHost, CountedPassesAndShortSegments) {
   EXPECT_EQ(plan_msm(1000, 255, {}).segment_buckets, kMinSegmentBuckets);
 }
 
+// The accumulation's aim in whole waves of the resident threads: rounded down, never above the
+// aim (so a plan made without the device sizes at least as many partial slots), and the entries
+// spread over the threads that remain.
+TEST(GpuMsmHost, AccumulationThreadsInWholeWaves) {
+  constexpr size_t kResident = 4 * 128 * 132;  // BLS12-381 G1 kernel on an H200
+  EXPECT_EQ(whole_waves(size_t(1) << 20, kResident), 15 * kResident);
+  EXPECT_EQ(whole_waves(size_t(1) << 20, 0), size_t(1) << 20);
+  EXPECT_EQ(whole_waves(1000, kResident), 1000u);
+  EXPECT_EQ(whole_waves(kResident, kResident), kResident);
+  const size_t n = size_t(1) << 22;
+  const MsmPlan unknown = plan_msm(n, 255, {});
+  const MsmPlan known = plan_msm(n, 255, {.resident_threads = kResident});
+  EXPECT_EQ(known.aimed_accumulate_threads, 15 * kResident);
+  EXPECT_LE(known.max_accumulate_threads, 15 * kResident);
+  EXPECT_LE(known.max_accumulate_threads, unknown.max_accumulate_threads);
+  EXPECT_GE(known.max_accumulate_threads * known.entries_per_thread, known.max_entries);
+  EXPECT_GT(known.max_accumulate_threads, 14 * kResident);  // the last wave nearly full
+}
+
 // Dense G1 scalars take wider windows than sparse (mostly 0/1) ones where the measured tables
 // differ, G2 has one table, and the counts decide which table a counted msm reads.
 TEST(GpuMsmHost, WindowTablesByScalarDensity) {

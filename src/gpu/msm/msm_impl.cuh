@@ -151,6 +151,10 @@ inline ScalarDensity density_of(size_t n, const std::optional<ScalarCounts>& cou
   return counts ? density_for(n, counts->others) : ScalarDensity::kDense;
 }
 
+inline unsigned accumulate_min_blocks(const MsmConfig& config);
+template <class Curve>
+size_t accumulate_resident_threads(unsigned min_blocks, bool shared);
+
 // shifted_c: the window of a shifted table (msm_shifted), 0 for plain bases; shifted_rows: its
 // rows (0: one for every window); counts: a counted msm's (PlanRequest::counts).
 template <class Curve>
@@ -172,6 +176,8 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
     request.sort_entries_per_pass = kShiftedSortEntriesPerPass;
   }
   if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
+  request.resident_threads = accumulate_resident_threads<Curve>(
+      accumulate_min_blocks(config), config.accumulate_sums == SumStorage::kShared);
   if (config.partials_per_thread != 0) request.partials_per_thread = config.partials_per_thread;
   request.segment_buckets = config.segment_buckets;
   request.group = group_of<Curve>();
@@ -225,33 +231,40 @@ inline int shared_carveout_percent(const void* kernel) {
   return std::clamp((100 * needed + shared - 1) / shared, 1, 100);
 }
 
-// The accumulation launch with the kernel of bound `min_blocks` (validated by
-// accumulate_min_blocks) keeping its sums in registers or in shared memory.
+template <class Curve>
+using AccumulateKernel = void (*)(const uint32_t*, const uint32_t*, const uint32_t*, size_t, size_t,
+                                  const ec::Affine<Curve>*, work::RunSink<ec::Xyzz<Curve>>);
+
+// The accumulation kernel of bound `min_blocks` (validated by accumulate_min_blocks) keeping
+// its sums in shared memory or in registers; a shared one gets its carveout set here.
 template <class Curve, size_t kIndex = 0>
-void launch_accumulate(unsigned min_blocks, bool shared, unsigned blocks, cudaStream_t stream,
-                       const uint32_t* keys, const uint32_t* values, const uint32_t* nonzero,
-                       size_t per_thread, size_t threads, const ec::Affine<Curve>* bases,
-                       const work::RunSink<ec::Xyzz<Curve>>& sink) {
+AccumulateKernel<Curve> accumulate_kernel(unsigned min_blocks, bool shared) {
   constexpr unsigned kBound = kAccumulateOccupancies[kIndex];
   if constexpr (kIndex + 1 < std::size(kAccumulateOccupancies)) {
-    if (min_blocks != kBound) {
-      launch_accumulate<Curve, kIndex + 1>(min_blocks, shared, blocks, stream, keys, values,
-                                           nonzero, per_thread, threads, bases, sink);
-      return;
-    }
+    if (min_blocks != kBound) return accumulate_kernel<Curve, kIndex + 1>(min_blocks, shared);
   }
-  if (shared) {
-    const auto kernel = kernels::accumulate_shared<Curve, kBound>;
-    CUDA_CHECK(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                             shared_carveout_percent(reinterpret_cast<const void*>(kernel))));
-    kernel<<<blocks, kThreadsPerBlock, 0, stream>>>(keys, values, nonzero, per_thread, threads,
-                                                    bases, sink);
-  } else {
-    kernels::accumulate<Curve, kBound><<<blocks, kThreadsPerBlock, 0, stream>>>(
-        keys, values, nonzero, per_thread, threads, bases, sink);
+  if (!shared) return kernels::accumulate<Curve, kBound>;
+  const auto kernel = kernels::accumulate_shared<Curve, kBound>;
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  shared_carveout_percent(reinterpret_cast<const void*>(kernel))));
+  return kernel;
+}
+
+// Threads of that kernel resident on the current device at once (PlanRequest::resident_threads),
+// or 0 where the device cannot say (no device: a workspace query may run without one).
+template <class Curve>
+size_t accumulate_resident_threads(unsigned min_blocks, bool shared) {
+  int device = 0, multiprocessors = 0, blocks = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) !=
+          cudaSuccess) {
+    (void)cudaGetLastError();  // the failure is the answer; leave no error behind
+    return 0;
   }
-  CUZK_CHECK_LAUNCH();
+  const AccumulateKernel<Curve> kernel = accumulate_kernel<Curve>(min_blocks, shared);
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks, reinterpret_cast<const void*>(kernel), int(kThreadsPerBlock), 0));
+  return size_t(blocks) * size_t(multiprocessors) * kThreadsPerBlock;
 }
 
 // The MSM proper. index_map/device_count: the classified path's "others" (device-resident
@@ -267,8 +280,8 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   using Xyzz = ec::Xyzz<Curve>;
   using AffinePoint = ec::Affine<Curve>;
   check_stream("gpu msm", config);
-  const unsigned min_blocks = accumulate_min_blocks(config);
-  const bool shared_sums = config.accumulate_sums == SumStorage::kShared;
+  const AccumulateKernel<Curve> accumulate = accumulate_kernel<Curve>(
+      accumulate_min_blocks(config), config.accumulate_sums == SumStorage::kShared);
   // The scalar counts (compact pairs, the sparse window table): plain msm only, not the
   // classified path's index map nor a shifted table.
   const bool counted = config.scalar_counts.has_value() && index_map == nullptr && shifted_c == 0;
@@ -346,9 +359,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
         // The unwritten slots keep the filler key, which sorts after every real key; the
         // accumulation's threads are re-spread over the pairs.
         entries = compact_entries;
-        per_thread = plan.entries_per_thread_for(entries, config.accumulate_threads != 0
-                                                              ? config.accumulate_threads
-                                                              : kAccumulateThreads);
+        per_thread = plan.entries_per_thread_for(entries, plan.aimed_accumulate_threads);
         // Each scalar's pair count into values[1], their prefix sums (first slots) into keys[1]:
         // both are the sort's output, free until the sort.
         kernels::pass_pairs<Fr::kLimbs><<<blocks_for(size), kThreadsPerBlock, 0, stream>>>(
@@ -390,10 +401,11 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       // to the run sums (indexed from the pass's first window), merged after the pass.
       const unsigned sink_set = plan.merged_passes ? 0 : plan.set_of(first_window);
       size_t count = div_up(entries, per_thread);
-      launch_accumulate<Curve>(min_blocks, shared_sums, blocks_for(count), stream, keys[1],
-                               values[1], nonzero, per_thread, count, chunk_bases,
-                               work::RunSink<Xyzz>{run_sums, layout, sink_set, partial_keys[0],
-                                                   partials[0], 0, count == 1, true});
+      accumulate<<<blocks_for(count), kThreadsPerBlock, 0, stream>>>(
+          keys[1], values[1], nonzero, per_thread, count, chunk_bases,
+          work::RunSink<Xyzz>{run_sums, layout, sink_set, partial_keys[0], partials[0], 0,
+                              count == 1, true});
+      CUZK_CHECK_LAUNCH();
       for (int src = 0; count > 1; src = 1 - src) {
         const size_t next = div_up(count, plan.partials_per_thread);
         kernels::combine_partials<Curve><<<blocks_for(next), kThreadsPerBlock, 0, stream>>>(

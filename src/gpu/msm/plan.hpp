@@ -41,6 +41,8 @@ struct MsmPlan {
                                    // compact pairs at most, fewer than its windows' pairs)
   size_t entries_per_thread = 0;   // accumulation: sorted entries per thread
   size_t max_accumulate_threads = 0;
+  // The threads an accumulation launch aims at: the request's, in whole waves (whole_waves).
+  size_t aimed_accumulate_threads = 0;
   size_t partials_per_thread = 0;  // combining levels: partials summed per thread
 
   size_t entries(size_t chunk_size, unsigned windows_in_pass) const {
@@ -101,6 +103,9 @@ struct PlanRequest {
   bool shifted = false;
   unsigned table_rows = 0;
   size_t accumulate_threads = kAccumulateThreads;   // aimed-at threads per accumulation launch
+  // Threads of the accumulation kernel resident on the device at once (0: unknown); the aim is
+  // rounded to a whole number of such waves.
+  size_t resident_threads = 0;
   size_t partials_per_thread = kPartialsPerThread;  // at least 2
   size_t segment_buckets = 0;  // a power of two; 0: segment_buckets_for (tuning.hpp)
   Group group = Group::kG1;    // with density, picks the window table
@@ -202,9 +207,10 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   }
   plan.segment_buckets = std::min(segment_buckets, plan.buckets_per_window);
   plan.segments_per_window = plan.buckets_per_window / plan.segment_buckets;
+  plan.aimed_accumulate_threads = whole_waves(request.accumulate_threads, request.resident_threads);
   plan.entries_per_thread =
       std::max(kMinEntriesPerThread,
-               div_up(plan.max_entries, std::max<size_t>(1, request.accumulate_threads)));
+               div_up(plan.max_entries, std::max<size_t>(1, plan.aimed_accumulate_threads)));
   plan.max_accumulate_threads = plan.accumulate_threads(plan.max_entries);
   if (request.partials_per_thread < 2) {
     CUZK_INVALID_INPUT("gpu msm: " + std::to_string(request.partials_per_thread) +

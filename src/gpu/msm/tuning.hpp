@@ -197,6 +197,25 @@ inline constexpr double kCompactPairsShare = 2.0 / 3.0;
 inline constexpr size_t kAccumulateThreads = size_t(1) << 20;
 inline constexpr size_t kMinEntriesPerThread = 32;
 
+// An accumulation launch's threads all get the same number of entries, so they run in waves of
+// equal length, as many at once as the device holds (`resident`: SMs × blocks per SM × block
+// size; 0 when unknown). A last wave only partly filled costs a whole wave's time with the SMs
+// partly idle: 2^20 threads of the BLS12-381 G1 kernel (4 blocks of 128 per SM, 132 SMs) are
+// 15.5 waves. So an aim of at least one wave is rounded down to whole waves, and the entries
+// are spread over them. (Down, never up: a plan made without the device, as a workspace query
+// may be, then never has fewer partial slots than one made with it.) Measured on the H200
+// against the unrounded 2^20 (medians of 5; bench/results/2026-12-03_h200_WAVES_msm.json
+// against ..._6127a35_msm.json): BLS12-381 G1 random 0.6-1.0% faster from 2^24 (2^24 shifted
+// 84.95 → 84.24 ms, 2^26 shifted 309.09 → 306.13, 2^26 364.73 → 361.04), porep classified
+// 1.6-2.1%; but porep shifted 2^26 2.7% slower (98.03 → 100.72; BN254 2.3%), BN254 G1 random
+// 0.3-0.7% slower, G2 within 0.7% either way. Aims other than 2^20, unrounded
+// (..._ee6a83d_msm_accumulate_threads_2p21.json, ..._2p22.json): 2^21 threads gave G1 2^26
+// shifted 306.60 and porep shifted 97.13, but G2 2^22 1-2.5% slower.
+constexpr size_t whole_waves(size_t aimed, size_t resident) {
+  if (resident == 0 || aimed < resident) return aimed;
+  return aimed / resident * resident;
+}
+
 // Occupancy of the accumulation kernel: the blocks per SM its registers must allow (a
 // __launch_bounds__ minimum; 0: no bound). Unbounded, ptxas gives G1 of BLS12-381 168
 // registers (3 blocks of 128 threads per SM, 19% occupancy) and G2 255 (2 blocks); bounded,
