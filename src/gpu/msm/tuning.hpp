@@ -204,7 +204,7 @@ inline constexpr size_t kMinEntriesPerThread = 32;
 // 15.5 waves. So an aim of at least one wave is rounded down to whole waves, and the entries
 // are spread over them. (Down, never up: a plan made without the device, as a workspace query
 // may be, then never has fewer partial slots than one made with it.) Measured on the H200
-// against the unrounded 2^20 (medians of 5; bench/results/2026-12-03_h200_WAVES_msm.json
+// against the unrounded 2^20 (medians of 5; bench/results/2026-12-03_h200_ee6d0c6_msm.json
 // against ..._6127a35_msm.json): BLS12-381 G1 random 0.6-1.0% faster from 2^24 (2^24 shifted
 // 84.95 → 84.24 ms, 2^26 shifted 309.09 → 306.13, 2^26 364.73 → 361.04), porep classified
 // 1.6-2.1%; but porep shifted 2^26 2.7% slower (98.03 → 100.72; BN254 2.3%), BN254 G1 random
