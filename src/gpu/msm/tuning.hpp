@@ -210,7 +210,9 @@ inline constexpr size_t kMinEntriesPerThread = 32;
 // 1.6-2.1%; but porep shifted 2^26 2.7% slower (98.03 → 100.72; BN254 2.3%), BN254 G1 random
 // 0.3-0.7% slower, G2 within 0.7% either way. Aims other than 2^20, unrounded
 // (..._ee6a83d_msm_accumulate_threads_2p21.json, ..._2p22.json): 2^21 threads gave G1 2^26
-// shifted 306.60 and porep shifted 97.13, but G2 2^22 1-2.5% slower.
+// shifted 306.60 and porep shifted 97.13, but G2 2^22 1-2.5% slower; 2^21 in whole waves for
+// G1 (..._b2a2434_msm_g1_accumulate_threads_2p21_waves.json): 2^26 shifted 305.48, porep
+// shifted 97.41, but 2^26 plain 363.65 against 361.04 and 2^24 shifted 84.51 against 84.24.
 constexpr size_t whole_waves(size_t aimed, size_t resident) {
   if (resident == 0 || aimed < resident) return aimed;
   return aimed / resident * resident;
