@@ -431,7 +431,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
         entries = std::clamp<size_t>((first_window == 0 ? std::min(ones, size) : 0) +
                                          std::min(others, size) * layout.windows_in_pass,
                                      1, entries);
-        per_thread = plan.entries_per_thread_for(entries, kAccumulateThreads);
+        per_thread = plan.entries_per_thread_for(entries, plan.aimed_accumulate_threads);
         keys.assign(entries, 0xffffffffu);
         values.assign(entries, 0);
         std::vector<uint32_t> firsts(size);

@@ -151,60 +151,6 @@ inline ScalarDensity density_of(size_t n, const std::optional<ScalarCounts>& cou
   return counts ? density_for(n, counts->others) : ScalarDensity::kDense;
 }
 
-inline unsigned accumulate_min_blocks(const MsmConfig& config);
-template <class Curve>
-size_t accumulate_resident_threads(unsigned min_blocks, bool shared);
-
-// shifted_c: the window of a shifted table (msm_shifted), 0 for plain bases; shifted_rows: its
-// rows (0: one for every window); counts: a counted msm's (PlanRequest::counts).
-template <class Curve>
-MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
-                   ScalarDensity density = ScalarDensity::kDense, unsigned shifted_rows = 0,
-                   std::optional<ScalarCounts> counts = std::nullopt) {
-  const bool pinned = config.bases == Location::kPinnedHost;
-  MsmSetup s;
-  PlanRequest request;
-  request.window_bits = shifted_c != 0 ? shifted_c : config.window_bits;
-  if (pinned) {
-    request.chunk_points = config.chunk_points != 0 ? config.chunk_points : kDefaultChunkPoints;
-  }
-  request.shifted = shifted_c != 0;
-  request.table_rows = shifted_rows;
-  if (config.sort_entries_per_pass != 0) {
-    request.sort_entries_per_pass = config.sort_entries_per_pass;
-  } else if (request.shifted) {
-    request.sort_entries_per_pass = kShiftedSortEntriesPerPass;
-  }
-  if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
-  request.resident_threads = accumulate_resident_threads<Curve>(
-      accumulate_min_blocks(config), config.accumulate_sums == SumStorage::kShared);
-  if (config.partials_per_thread != 0) request.partials_per_thread = config.partials_per_thread;
-  request.segment_buckets = config.segment_buckets;
-  request.group = group_of<Curve>();
-  request.density = density;
-  request.counts = counts;
-  s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
-  // Room for the scalars' integers where run_msm converts or gathers them into the workspace.
-  // A shifted table in one pass never does (its digits kernel converts each scalar itself); a
-  // plain msm keeps the room for Montgomery scalars even where the digits convert, since its
-  // caller may size the workspace without the scalar counts it then passes (run_msm converts
-  // counted scalars into the workspace).
-  const bool digits_convert = shifted_c != 0 && s.plan.passes == 1 && s.plan.chunks == 1;
-  const bool integers = config.scalar_index != nullptr ||
-                        (config.scalars == ScalarForm::kMontgomery && !digits_convert);
-  LayoutBuilder builder;
-  s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan), integers, pinned,
-                        builder);
-  return s;
-}
-
-template <class Curve>
-SelectionLayout setup_selection(size_t n, const MsmConfig& config) {
-  LayoutBuilder builder;
-  return layout_selection(n, point_sizes<Curve>(), config.bases == Location::kPinnedHost,
-                          config.chunk_points, builder);
-}
-
 inline unsigned accumulate_min_blocks(const MsmConfig& config) {
   const unsigned wanted = config.accumulate_min_blocks != 0 ? config.accumulate_min_blocks
                                                             : kAccumulateMinBlocksDefault;
@@ -265,6 +211,56 @@ size_t accumulate_resident_threads(unsigned min_blocks, bool shared) {
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &blocks, reinterpret_cast<const void*>(kernel), int(kThreadsPerBlock), 0));
   return size_t(blocks) * size_t(multiprocessors) * kThreadsPerBlock;
+}
+
+// shifted_c: the window of a shifted table (msm_shifted), 0 for plain bases; shifted_rows: its
+// rows (0: one for every window); counts: a counted msm's (PlanRequest::counts).
+template <class Curve>
+MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
+                   ScalarDensity density = ScalarDensity::kDense, unsigned shifted_rows = 0,
+                   std::optional<ScalarCounts> counts = std::nullopt) {
+  const bool pinned = config.bases == Location::kPinnedHost;
+  MsmSetup s;
+  PlanRequest request;
+  request.window_bits = shifted_c != 0 ? shifted_c : config.window_bits;
+  if (pinned) {
+    request.chunk_points = config.chunk_points != 0 ? config.chunk_points : kDefaultChunkPoints;
+  }
+  request.shifted = shifted_c != 0;
+  request.table_rows = shifted_rows;
+  if (config.sort_entries_per_pass != 0) {
+    request.sort_entries_per_pass = config.sort_entries_per_pass;
+  } else if (request.shifted) {
+    request.sort_entries_per_pass = kShiftedSortEntriesPerPass;
+  }
+  if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
+  request.resident_threads = accumulate_resident_threads<Curve>(
+      accumulate_min_blocks(config), config.accumulate_sums == SumStorage::kShared);
+  if (config.partials_per_thread != 0) request.partials_per_thread = config.partials_per_thread;
+  request.segment_buckets = config.segment_buckets;
+  request.group = group_of<Curve>();
+  request.density = density;
+  request.counts = counts;
+  s.plan = plan_msm(n, unsigned(Curve::Scalar::kBits), request);
+  // Room for the scalars' integers where run_msm converts or gathers them into the workspace.
+  // A shifted table in one pass never does (its digits kernel converts each scalar itself); a
+  // plain msm keeps the room for Montgomery scalars even where the digits convert, since its
+  // caller may size the workspace without the scalar counts it then passes (run_msm converts
+  // counted scalars into the workspace).
+  const bool digits_convert = shifted_c != 0 && s.plan.passes == 1 && s.plan.chunks == 1;
+  const bool integers = config.scalar_index != nullptr ||
+                        (config.scalars == ScalarForm::kMontgomery && !digits_convert);
+  LayoutBuilder builder;
+  s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan), integers, pinned,
+                        builder);
+  return s;
+}
+
+template <class Curve>
+SelectionLayout setup_selection(size_t n, const MsmConfig& config) {
+  LayoutBuilder builder;
+  return layout_selection(n, point_sizes<Curve>(), config.bases == Location::kPinnedHost,
+                          config.chunk_points, builder);
 }
 
 // The MSM proper. index_map/device_count: the classified path's "others" (device-resident
