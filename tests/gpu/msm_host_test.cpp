@@ -143,7 +143,8 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
       EXPECT_GE(plan.passes * plan.windows_per_pass, plan.windows);
       EXPECT_LT((plan.passes - 1) * plan.windows_per_pass, plan.windows);
       EXPECT_GE(plan.chunks * plan.chunk_points, n);
-      EXPECT_EQ(plan.segments_per_window * plan.segment_buckets, plan.buckets_per_window);
+      EXPECT_GE(plan.segments_per_window * plan.segment_buckets, plan.buckets_per_window);
+      EXPECT_LT((plan.segments_per_window - 1) * plan.segment_buckets, plan.buckets_per_window);
       EXPECT_TRUE(plan.max_entries <= kSortEntriesPerPass || plan.windows_per_pass == 1);
       EXPECT_GE(plan.max_accumulate_threads * plan.entries_per_thread, plan.max_entries);
       LayoutBuilder builder;
@@ -228,7 +229,6 @@ TEST(GpuMsmHost, PlanCoversEveryWindowAndLayoutRegionsAreDisjoint) {
   EXPECT_THROW(plan_msm(10, 255, {.window_bits = kMaxWindowBits + 1}), cuzk::Error);
   EXPECT_THROW(plan_msm(kMaxPoints + 1, 255, {}), cuzk::Error);
   EXPECT_THROW(plan_msm(10, 255, {.partials_per_thread = 1}), cuzk::Error);
-  EXPECT_THROW(plan_msm(10, 255, {.segment_buckets = 48}), cuzk::Error);
   // A segment longer than a window is cut to the window.
   const MsmPlan narrow = plan_msm(1000, 255, {.window_bits = 5, .segment_buckets = 64});
   EXPECT_EQ(narrow.segment_buckets, 16u);
@@ -281,6 +281,41 @@ TEST(GpuMsmHost, CountedPassesAndShortSegments) {
             64u);
   // Tiny MSMs stop at the shortest segment.
   EXPECT_EQ(plan_msm(1000, 255, {}).segment_buckets, kMinSegmentBuckets);
+}
+
+// The reduction's segments in whole waves of the kernel's resident threads: longer segments where
+// the tuned length leaves a last wave partly filled, never more segments than the tuned length
+// gives (a plan made without the device sizes the segment sums for at least as many).
+TEST(GpuMsmHost, ReductionSegmentsInWholeWaves) {
+  constexpr size_t kResident = 3 * 128 * 132;  // BLS12-381 G1 reduction kernel on an H200
+  // Shifted 2^26, c = 24: 2^23 buckets, 2^17 segments of 64 are 2.59 waves; 83 a segment: 2.
+  const MsmPlan shifted = plan_msm(size_t(1) << 26, 255,
+                                   {.shifted = true, .reduction_resident_threads = kResident});
+  EXPECT_EQ(shifted.segment_buckets, 83u);
+  EXPECT_LE(shifted.segments_per_window, 2 * kResident);
+  EXPECT_GT(div_up(shifted.buckets_per_window, shifted.segment_buckets - 1), 2 * kResident);
+  for (size_t n : {size_t(1000), size_t(1) << 20, size_t(1) << 24, size_t(1) << 26}) {
+    for (bool is_shifted : {false, true}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + (is_shifted ? " shifted" : ""));
+      const MsmPlan blind = plan_msm(n, 255, {.shifted = is_shifted});
+      const MsmPlan sized =
+          plan_msm(n, 255, {.shifted = is_shifted, .reduction_resident_threads = kResident});
+      const size_t segments = sized.bucket_sets * sized.segments_per_window;
+      EXPECT_LE(segments, blind.bucket_sets * blind.segments_per_window);
+      EXPECT_GE(sized.segment_buckets, blind.segment_buckets);
+      // Within one wave the tuned length stays; past it, whole waves only.
+      if (blind.bucket_sets * blind.segments_per_window <= kResident) {
+        EXPECT_EQ(sized.segment_buckets, blind.segment_buckets);
+      } else {
+        EXPECT_LE(segments, blind.bucket_sets * blind.segments_per_window / kResident * kResident);
+      }
+    }
+  }
+  // An explicit length is kept, whatever the waves.
+  EXPECT_EQ(plan_msm(size_t(1) << 26, 255,
+                     {.shifted = true, .segment_buckets = 64, .reduction_resident_threads = kResident})
+                .segment_buckets,
+            64u);
 }
 
 // The accumulation's aim in whole waves of the resident threads: rounded down, never above the
@@ -521,19 +556,23 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
   // Bucket reduction, segment sums and Horner, as the kernels do them.
   std::vector<FrBucket> sums(plan.bucket_sets * plan.segments_per_window);
   for (size_t t = 0; t < sums.size(); ++t) {
-    sums[t] = work::reduce_segment(buckets.data() + t * plan.segment_buckets, plan.segment_buckets,
-                                   t % plan.segments_per_window);
+    const work::SegmentOf s = work::segment_of(t, plan.buckets_per_window,
+                                               plan.segments_per_window, plan.segment_buckets);
+    sums[t] = work::reduce_segment(buckets.data() + s.first, s.length, s.offset);
   }
-  size_t per_window = plan.segments_per_window;
-  while (per_window > 1) {
-    const size_t group = std::min(kSumGroup, per_window);
-    std::vector<FrBucket> next(sums.size() / group);
-    for (size_t g = 0; g < next.size(); ++g) {
-      next[g] = FrBucket::infinity();  // kernels::sum_groups: any order of addition
-      for (size_t i = g * group; i < (g + 1) * group; ++i) next[g] = next[g] + sums[i];
+  size_t per_set = plan.segments_per_window;
+  while (per_set > 1) {
+    const size_t group = std::min(kSumGroup, per_set);
+    const size_t groups = div_up(per_set, group);
+    std::vector<FrBucket> next(plan.bucket_sets * groups, FrBucket::infinity());
+    for (size_t g = 0; g < next.size(); ++g) {  // kernels::sum_groups: any order of addition
+      const size_t set = g / groups, first = g % groups * group;
+      for (size_t i = first; i < std::min(first + group, per_set); ++i) {
+        next[g] = next[g] + sums[set * per_set + i];
+      }
     }
     sums = std::move(next);
-    per_window /= group;
+    per_set = groups;
   }
   Fr acc = Fr::zero();
   const Fr shift = Fr::from_u64(2).pow(plan.set_shift());
@@ -594,6 +633,10 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
       {"random, reduction segments of 4 buckets", 4097, 9, 0, kSortEntriesPerPass, false, 8, false,
        4},
       {"random, reduction segment = window", 4097, 9, 0, kSortEntriesPerPass, false, 8, false, 256},
+      {"random, reduction segments of 83 buckets (a window's last shorter)", 4097, 9, 0,
+       kSortEntriesPerPass, false, 8, false, 83},
+      {"random shifted, 3 rows, reduction segments of 47 buckets", 20000, 13, 0,
+       kSortEntriesPerPass, true, 8, false, 47, 3},
       {"random shifted, reduction segments of 128 buckets", 20000, 13, 0, kSortEntriesPerPass, true,
        8, false, 128},
       {"random shifted, 1 row", 4097, 9, 0, kSortEntriesPerPass, true, 8, false, 0, 1},

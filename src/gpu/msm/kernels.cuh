@@ -219,16 +219,17 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   if (i < count) work::merge_run_sum(buckets[i], run_sums[i]);
 }
 
-// Thread t = w·segments_per_window + s reduces segment s of window w (windows and segments
+// Thread t = w·segments_per_set + s reduces segment s of set w (work::segment_of; the sets
 // are contiguous in `buckets`).
 template <class Curve>
 __global__ void __launch_bounds__(kThreadsPerBlock)
-    reduce_segments(const ec::Xyzz<Curve>* buckets, size_t segments_per_window,
-                    size_t segment_buckets, unsigned windows, ec::Xyzz<Curve>* out) {
+    reduce_segments(const ec::Xyzz<Curve>* buckets, size_t buckets_per_set,
+                    size_t segments_per_set, size_t segment_buckets, unsigned sets,
+                    ec::Xyzz<Curve>* out) {
   const size_t t = thread_index();
-  if (t >= size_t(windows) * segments_per_window) return;
-  out[t] =
-      work::reduce_segment(buckets + t * segment_buckets, segment_buckets, t % segments_per_window);
+  if (t >= size_t(sets) * segments_per_set) return;
+  const work::SegmentOf s = work::segment_of(t, buckets_per_set, segments_per_set, segment_buckets);
+  out[t] = work::reduce_segment(buckets + s.first, s.length, s.offset);
 }
 
 // p's 64-bit words from the lane `offset` above in the warp (all 32 lanes take part).
@@ -247,20 +248,22 @@ __device__ Point shuffle_down(const Point& p, unsigned offset) {
 static_assert(kSumGroup <= 32, "sum_groups sums a group in one warp");
 inline constexpr unsigned kSumGroupThreads = 32;  // a warp per group
 
-// out[g] = Σ in[g·group, min((g + 1)·group, count)), group ≤ 32, by warp g: one element a lane,
-// added in a tree across the lanes (5 additions in sequence; a thread adding the group's
-// elements one after another took group − 1, and these levels are latency-bound tails: few
-// groups, one thread's chain of additions each).
+// `in` holds `sets` sets of per_set elements, each summed in groups of `group` ≤ 32 (the last
+// group of a set may be shorter): out[s·G + g] = Σ of group g of set s, G = ⌈per_set/group⌉, by
+// one warp, one element a lane, added in a tree across the lanes (5 additions in sequence; a
+// thread adding the group's elements one after another took group − 1, and these levels are
+// latency-bound tails: few groups, one thread's chain of additions each).
 template <class Point>
 __global__ void __launch_bounds__(kThreadsPerBlock)
-    sum_groups(const Point* in, size_t count, size_t group, Point* out) {
+    sum_groups(const Point* in, size_t sets, size_t per_set, size_t group, Point* out) {
   static_assert(kThreadsPerBlock % 32 == 0, "whole warps: every lane takes part in the shuffles");
   const size_t g = thread_index() / 32;
   const unsigned lane = threadIdx.x % 32;
-  const size_t begin = g * group;
-  if (begin >= count) return;  // the whole warp: g is the same for its lanes
-  const size_t i = begin + lane;
-  Point acc = lane < group && i < count ? in[i] : Point::infinity();
+  const size_t groups_per_set = (per_set + group - 1) / group;
+  if (g >= sets * groups_per_set) return;  // the whole warp: g is the same for its lanes
+  const size_t i = g % groups_per_set * group + lane;  // within the set
+  Point acc = lane < group && i < per_set ? in[g / groups_per_set * per_set + i]
+                                          : Point::infinity();
   for (unsigned offset = 16; offset > 0; offset /= 2) acc = acc + shuffle_down(acc, offset);
   if (lane == 0) out[g] = acc;
 }

@@ -63,13 +63,14 @@ void fill_infinity(Point* points, size_t count, cudaStream_t stream) {
   CUZK_CHECK_LAUNCH();
 }
 
-// out[g] = Σ in[g·group, min((g + 1)·group, count)), a warp per group (kernels::sum_groups).
+// Each of `sets` sets of per_set elements summed in groups of `group`, a warp per group
+// (kernels::sum_groups): ⌈per_set/group⌉ sums per set.
 template <class Point>
-void launch_sum_groups(const Point* in, size_t count, size_t group, Point* out,
+void launch_sum_groups(const Point* in, size_t sets, size_t per_set, size_t group, Point* out,
                        cudaStream_t stream) {
-  const size_t threads = div_up(count, group) * kernels::kSumGroupThreads;
+  const size_t threads = sets * div_up(per_set, group) * kernels::kSumGroupThreads;
   kernels::sum_groups<Point>
-      <<<blocks_for(threads), kThreadsPerBlock, 0, stream>>>(in, count, group, out);
+      <<<blocks_for(threads), kThreadsPerBlock, 0, stream>>>(in, sets, per_set, group, out);
   CUZK_CHECK_LAUNCH();
 }
 
@@ -196,10 +197,12 @@ AccumulateKernel<Curve> accumulate_kernel(unsigned min_blocks, bool shared) {
   return kernel;
 }
 
-// Threads of that kernel resident on the current device at once (PlanRequest::resident_threads),
-// or 0 where the device cannot say (no device: a workspace query may run without one).
-template <class Curve>
-size_t accumulate_resident_threads(unsigned min_blocks, bool shared) {
+// Threads of a kernel (blocks of kThreadsPerBlock) resident on the current device at once, or 0
+// where the device cannot say (no device: a workspace query may run without one). `kernel` is
+// called for the kernel only where there is a device (selecting the accumulation kernel sets
+// its carveout, a CUDA call).
+template <class KernelOf>
+size_t resident_threads(KernelOf kernel) {
   int device = 0, multiprocessors = 0, blocks = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) !=
@@ -207,9 +210,8 @@ size_t accumulate_resident_threads(unsigned min_blocks, bool shared) {
     (void)cudaGetLastError();  // the failure is the answer; leave no error behind
     return 0;
   }
-  const AccumulateKernel<Curve> kernel = accumulate_kernel<Curve>(min_blocks, shared);
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks, reinterpret_cast<const void*>(kernel), int(kThreadsPerBlock), 0));
+      &blocks, reinterpret_cast<const void*>(kernel()), int(kThreadsPerBlock), 0));
   return size_t(blocks) * size_t(multiprocessors) * kThreadsPerBlock;
 }
 
@@ -234,8 +236,12 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
     request.sort_entries_per_pass = kShiftedSortEntriesPerPass;
   }
   if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
-  request.resident_threads = accumulate_resident_threads<Curve>(
-      accumulate_min_blocks(config), config.accumulate_sums == SumStorage::kShared);
+  request.resident_threads = resident_threads([&] {
+    return accumulate_kernel<Curve>(accumulate_min_blocks(config),
+                                    config.accumulate_sums == SumStorage::kShared);
+  });
+  request.reduction_resident_threads =
+      resident_threads([] { return kernels::reduce_segments<Curve>; });
   if (config.partials_per_thread != 0) request.partials_per_thread = config.partials_per_thread;
   request.segment_buckets = config.segment_buckets;
   request.group = group_of<Curve>();
@@ -425,17 +431,17 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
 
   Xyzz* sums[2] = {carve<Xyzz>(workspace, l.segment_sums[0]),
                    carve<Xyzz>(workspace, l.segment_sums[1])};
-  size_t per_window = plan.segments_per_window;
+  size_t per_set = plan.segments_per_window;
   kernels::reduce_segments<Curve>
-      <<<blocks_for(plan.bucket_sets * per_window), kThreadsPerBlock, 0, stream>>>(
-          buckets, per_window, plan.segment_buckets, plan.bucket_sets, sums[0]);
+      <<<blocks_for(plan.bucket_sets * per_set), kThreadsPerBlock, 0, stream>>>(
+          buckets, plan.buckets_per_window, per_set, plan.segment_buckets, plan.bucket_sets,
+          sums[0]);
   CUZK_CHECK_LAUNCH();
   int src = 0;
-  while (per_window > 1) {
-    const size_t group = std::min(kSumGroup, per_window);  // both powers of two
-    const size_t count = plan.bucket_sets * per_window;
-    launch_sum_groups(sums[src], count, group, sums[1 - src], stream);
-    per_window /= group;
+  while (per_set > 1) {
+    const size_t group = std::min(kSumGroup, per_set);
+    launch_sum_groups(sums[src], plan.bucket_sets, per_set, group, sums[1 - src], stream);
+    per_set = div_up(per_set, group);
     src = 1 - src;
   }
   kernels::horner<Curve>
@@ -479,7 +485,7 @@ void run_selection(const ec::Affine<Curve>* bases, size_t n, const uint64_t* sel
   int src = 0;
   while (count > 1) {
     const size_t next = div_up(count, kSumGroup);
-    launch_sum_groups(partials[src], count, kSumGroup, partials[1 - src], stream);
+    launch_sum_groups(partials[src], 1, count, kSumGroup, partials[1 - src], stream);
     count = next;
     src = 1 - src;
   }

@@ -4,7 +4,6 @@
 // layout are unit-tested on machines without a GPU; the sizes CUB asks for are inputs.
 
 #include <algorithm>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -35,8 +34,8 @@ struct MsmPlan {
   bool merged_passes = false;
   unsigned bucket_sets = 0;        // windows, or ⌈windows/table_rows⌉ with shifted bases
   size_t buckets_per_window = 0;   // 2^(c−1)
-  size_t segment_buckets = 0;      // buckets per reduction segment
-  size_t segments_per_window = 0;  // buckets_per_window / segment_buckets
+  size_t segment_buckets = 0;      // buckets per reduction segment (a set's last may have fewer)
+  size_t segments_per_window = 0;  // ⌈buckets_per_window / segment_buckets⌉
   size_t max_entries = 0;          // sort entries of the largest pass (a counted plan's: its
                                    // compact pairs at most, fewer than its windows' pairs)
   size_t entries_per_thread = 0;   // accumulation: sorted entries per thread
@@ -107,7 +106,10 @@ struct PlanRequest {
   // rounded to a whole number of such waves.
   size_t resident_threads = 0;
   size_t partials_per_thread = kPartialsPerThread;  // at least 2
-  size_t segment_buckets = 0;  // a power of two; 0: segment_buckets_for (tuning.hpp)
+  size_t segment_buckets = 0;  // at least 1; 0: segment_buckets_for (tuning.hpp), in whole waves
+  // Threads of the bucket reduction kernel resident on the device at once (0: unknown); the
+  // tuned segment length grows to fill whole waves of them (whole_wave_segment_buckets).
+  size_t reduction_resident_threads = 0;
   Group group = Group::kG1;    // with density, picks the window table
   ScalarDensity density = ScalarDensity::kDense;
   // msm with MsmConfig::scalar_counts (plain bases in one chunk): a pass then sorts only the
@@ -196,17 +198,16 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   size_t segment_buckets =
       request.segment_buckets != 0 ? request.segment_buckets : segment_buckets_for(request.group);
   if (request.segment_buckets == 0) {
-    const size_t buckets = size_t(plan.bucket_sets) << (plan.c - 1);
+    const size_t buckets = plan.bucket_sets * plan.buckets_per_window;
     while (segment_buckets > kMinSegmentBuckets && buckets / segment_buckets < kMinReductionThreads) {
       segment_buckets /= 2;
     }
-  }
-  if (!std::has_single_bit(segment_buckets)) {
-    CUZK_INVALID_INPUT("gpu msm: " + std::to_string(segment_buckets) +
-                       " buckets per reduction segment; a power of two is needed");
+    segment_buckets = whole_wave_segment_buckets(segment_buckets, plan.bucket_sets,
+                                                 plan.buckets_per_window,
+                                                 request.reduction_resident_threads);
   }
   plan.segment_buckets = std::min(segment_buckets, plan.buckets_per_window);
-  plan.segments_per_window = plan.buckets_per_window / plan.segment_buckets;
+  plan.segments_per_window = div_up(plan.buckets_per_window, plan.segment_buckets);
   plan.aimed_accumulate_threads = whole_waves(request.accumulate_threads, request.resident_threads);
   plan.entries_per_thread =
       std::max(kMinEntriesPerThread,

@@ -216,18 +216,33 @@ CUZK_HD Bucket small_multiple(const Bucket& p, uint64_t k) {
   return acc;
 }
 
-// Segment s of a window's buckets, [a, a + L) with a = s·L, contributes
+// The segment of a window's buckets [a, a + L) (`segment` points at bucket a) contributes
 //   Σ_(j<L) (a + j + 1)·B_(a+j) = Σ_(j<L) R_j + a·R_0,  R_j = B_(a+L−1) + ... + B_(a+j):
 // running sums from the top (2L full additions) plus a small multiple (a < 2^(c−1)).
 template <class Bucket>
-CUZK_HD Bucket reduce_segment(const Bucket* segment, size_t segment_buckets, size_t s) {
+CUZK_HD Bucket reduce_segment(const Bucket* segment, size_t length, size_t a) {
   Bucket running = Bucket::infinity();
   Bucket sum = Bucket::infinity();
-  for (size_t j = segment_buckets; j-- > 0;) {
+  for (size_t j = length; j-- > 0;) {
     running = running + segment[j];
     sum = sum + running;
   }
-  return sum + small_multiple(running, uint64_t(s) * segment_buckets);
+  return sum + small_multiple(running, uint64_t(a));
+}
+
+// The segment a reduction thread takes: thread t reduces segment t mod S of set ⌊t/S⌋ (S
+// segments of L buckets per set; the last of a set holds what is left).
+struct SegmentOf {
+  size_t first;   // bucket index in the whole array
+  size_t length;  // buckets
+  size_t offset;  // the first bucket's index within its set (a above)
+};
+CUZK_HD SegmentOf segment_of(size_t t, size_t buckets_per_set, size_t segments_per_set,
+                                    size_t segment_buckets) {
+  const size_t set = t / segments_per_set;
+  const size_t offset = t % segments_per_set * segment_buckets;
+  const size_t left = buckets_per_set - offset;
+  return {set * buckets_per_set + offset, left < segment_buckets ? left : segment_buckets, offset};
 }
 
 // Σ of the selected bases among kSelectionWordsPerThread bitmap words from base `first` (a

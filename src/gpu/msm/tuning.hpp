@@ -289,6 +289,24 @@ constexpr size_t segment_buckets_for(Group group) { return group == Group::kG2 ?
 // 64, where 32 measured slower: 92.7 against 91.5 ms, above.)
 inline constexpr size_t kMinReductionThreads = size_t(1) << 15;
 inline constexpr size_t kMinSegmentBuckets = 8;
+
+// The reduction's threads in whole waves. Its segments all have the same length (the last of a
+// set may be shorter), so like the accumulation's threads they run in waves of equal length, and
+// a last wave partly filled costs a whole one. Where the segments of the `tuned` length fill more
+// than one wave of the reduction kernel (`resident` threads at once; 0 when unknown), the length
+// grows until they fit the whole waves below: the same additions on fewer threads, no idle tail.
+// (BLS12-381 G1 shifted at 2^26, c = 24: 2^17 segments of 64 are 2.59 waves of the kernel's 3
+// blocks of 128 threads per SM on an H200; segments of 83 make 2 whole waves.) Never more
+// segments than the tuned length gives, so a workspace sized without the device holds them.
+constexpr size_t whole_wave_segment_buckets(size_t tuned, size_t sets, size_t per_set,
+                                            size_t resident) {
+  const auto segments = [&](size_t length) { return sets * ((per_set + length - 1) / length); };
+  if (resident == 0 || segments(tuned) <= resident) return tuned;
+  const size_t fit = segments(tuned) / resident * resident;
+  size_t length = tuned;
+  while (segments(length) > fit) ++length;
+  return length;
+}
 inline constexpr size_t kSumGroup = 32;  // a warp's lanes (kernels.cuh sum_groups)
 
 // Batch addition of selected bases: each thread sums the bases of kSelectionWordsPerThread
