@@ -283,31 +283,32 @@ TEST(GpuMsmHost, CountedPassesAndShortSegments) {
   EXPECT_EQ(plan_msm(1000, 255, {}).segment_buckets, kMinSegmentBuckets);
 }
 
-// The reduction's segments in whole waves of the kernel's resident threads: longer segments where
-// the tuned length leaves a last wave partly filled, never more segments than the tuned length
+// The reduction's segments in one wave of the kernel's resident threads: longer segments where
+// the tuned length gives more than a wave holds, never more segments than the tuned length
 // gives (a plan made without the device sizes the segment sums for at least as many).
-TEST(GpuMsmHost, ReductionSegmentsInWholeWaves) {
+TEST(GpuMsmHost, ReductionSegmentsInOneWave) {
   constexpr size_t kResident = 3 * 128 * 132;  // BLS12-381 G1 reduction kernel on an H200
-  // Shifted 2^26, c = 24: 2^23 buckets, 2^17 segments of 64 are 2.59 waves; 83 a segment: 2.
+  // Shifted 2^26, c = 24: 2^23 buckets, 2^17 segments of 64; 166 a segment fill one wave.
   const MsmPlan shifted = plan_msm(size_t(1) << 26, 255,
                                    {.shifted = true, .reduction_resident_threads = kResident});
-  EXPECT_EQ(shifted.segment_buckets, 83u);
-  EXPECT_LE(shifted.segments_per_window, 2 * kResident);
-  EXPECT_GT(div_up(shifted.buckets_per_window, shifted.segment_buckets - 1), 2 * kResident);
+  EXPECT_EQ(shifted.segment_buckets, 166u);
+  EXPECT_LE(shifted.segments_per_window, kResident);
+  EXPECT_GT(div_up(shifted.buckets_per_window, shifted.segment_buckets - 1), kResident);
   for (size_t n : {size_t(1000), size_t(1) << 20, size_t(1) << 24, size_t(1) << 26}) {
     for (bool is_shifted : {false, true}) {
       SCOPED_TRACE("n = " + std::to_string(n) + (is_shifted ? " shifted" : ""));
       const MsmPlan blind = plan_msm(n, 255, {.shifted = is_shifted});
       const MsmPlan sized =
           plan_msm(n, 255, {.shifted = is_shifted, .reduction_resident_threads = kResident});
+      const size_t blind_segments = blind.bucket_sets * blind.segments_per_window;
       const size_t segments = sized.bucket_sets * sized.segments_per_window;
-      EXPECT_LE(segments, blind.bucket_sets * blind.segments_per_window);
-      EXPECT_GE(sized.segment_buckets, blind.segment_buckets);
-      // Within one wave the tuned length stays; past it, whole waves only.
-      if (blind.bucket_sets * blind.segments_per_window <= kResident) {
+      EXPECT_LE(segments, blind_segments);
+      if (blind_segments <= kResident) {  // within one wave the tuned length stays
         EXPECT_EQ(sized.segment_buckets, blind.segment_buckets);
-      } else {
-        EXPECT_LE(segments, blind.bucket_sets * blind.segments_per_window / kResident * kResident);
+      } else {  // the shortest length whose segments one wave holds
+        EXPECT_LE(segments, kResident);
+        EXPECT_GT(sized.bucket_sets * div_up(sized.buckets_per_window, sized.segment_buckets - 1),
+                  kResident);
       }
     }
   }

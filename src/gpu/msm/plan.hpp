@@ -106,9 +106,10 @@ struct PlanRequest {
   // rounded to a whole number of such waves.
   size_t resident_threads = 0;
   size_t partials_per_thread = kPartialsPerThread;  // at least 2
-  size_t segment_buckets = 0;  // at least 1; 0: segment_buckets_for (tuning.hpp), in whole waves
+  size_t segment_buckets = 0;  // at least 1; 0: segment_buckets_for (tuning.hpp), up to one wave
   // Threads of the bucket reduction kernel resident on the device at once (0: unknown); the
-  // tuned segment length grows to fill whole waves of them (whole_wave_segment_buckets).
+  // tuned segment length grows until one wave of them holds the segments
+  // (one_wave_segment_buckets).
   size_t reduction_resident_threads = 0;
   Group group = Group::kG1;    // with density, picks the window table
   ScalarDensity density = ScalarDensity::kDense;
@@ -202,7 +203,7 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
     while (segment_buckets > kMinSegmentBuckets && buckets / segment_buckets < kMinReductionThreads) {
       segment_buckets /= 2;
     }
-    segment_buckets = whole_wave_segment_buckets(segment_buckets, plan.bucket_sets,
+    segment_buckets = one_wave_segment_buckets(segment_buckets, plan.bucket_sets,
                                                  plan.buckets_per_window,
                                                  request.reduction_resident_threads);
   }

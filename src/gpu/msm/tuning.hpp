@@ -290,21 +290,27 @@ constexpr size_t segment_buckets_for(Group group) { return group == Group::kG2 ?
 inline constexpr size_t kMinReductionThreads = size_t(1) << 15;
 inline constexpr size_t kMinSegmentBuckets = 8;
 
-// The reduction's threads in whole waves. Its segments all have the same length (the last of a
-// set may be shorter), so like the accumulation's threads they run in waves of equal length, and
-// a last wave partly filled costs a whole one. Where the segments of the `tuned` length fill more
-// than one wave of the reduction kernel (`resident` threads at once; 0 when unknown), the length
-// grows until they fit the whole waves below: the same additions on fewer threads, no idle tail.
-// (BLS12-381 G1 shifted at 2^26, c = 24: 2^17 segments of 64 are 2.59 waves of the kernel's 3
-// blocks of 128 threads per SM on an H200; segments of 83 make 2 whole waves.) Never more
-// segments than the tuned length gives, so a workspace sized without the device holds them.
-constexpr size_t whole_wave_segment_buckets(size_t tuned, size_t sets, size_t per_set,
-                                            size_t resident) {
+// The reduction in one wave. A segment's thread pays a small multiple (its segment total times
+// the segment's first bucket number: ~c doublings and additions) on top of its 2L additions, so
+// the fewer the segments, the less work, as long as they keep every SM busy. Where the tuned
+// length `tuned` gives more segments than one wave of the reduction kernel holds (`resident`
+// threads at once; 0 when unknown), the length grows to the shortest that fits them in one wave.
+// Never more segments than the tuned length gives, so a workspace sized without the device
+// holds them. Measured on the H200 (2026-12-03, ec4655c against ee6d0c6; the reduction kernel of
+// BLS12-381 G1 holds 3 blocks of 128 threads per SM, 50,688 threads): lengthening segments until
+// they fill whole waves (2 of them for G1 shifted 2^26: 64 → 83 buckets) was faster where the
+// length grew much (G2 2^24 shifted, 32 → 63, one wave: 273.2 → 271.3 ms; BN254 porep 45.6 →
+// 43.3; G1 2^26 shifted 306.13 → 305.52) but slower where it grew little (G1 plain c = 20, 13
+// sets: 64 → 68, 2.1 waves to 2: 99.50 → 100.05 ms at 2^24): a partly filled last wave costs
+// little (its few blocks run at low occupancy, fast), a longer segment's small multiple of a
+// number with fewer trailing zeros costs more. So the count of segments, not the waves, decides.
+constexpr size_t one_wave_segment_buckets(size_t tuned, size_t sets, size_t per_set,
+                                          size_t resident) {
   const auto segments = [&](size_t length) { return sets * ((per_set + length - 1) / length); };
   if (resident == 0 || segments(tuned) <= resident) return tuned;
-  const size_t fit = segments(tuned) / resident * resident;
-  size_t length = tuned;
-  while (segments(length) > fit) ++length;
+  size_t length = (sets * per_set + resident - 1) / resident;
+  if (length < tuned) length = tuned;
+  while (segments(length) > resident) ++length;
   return length;
 }
 inline constexpr size_t kSumGroup = 32;  // a warp's lanes (kernels.cuh sum_groups)
