@@ -41,6 +41,17 @@
 #include "gpu/msm/thread_work.hpp"
 #include "gpu/msm/tuning.hpp"
 
+namespace cuzk::gpu::msm {
+
+// G2's coordinates lie in Fp2, whose elements have components c0 and c1.
+template <class Curve>
+constexpr Group group_of() {
+  constexpr bool quadratic = requires(typename Curve::Base f) { f.c0; };
+  return quadratic ? Group::kG2 : Group::kG1;
+}
+
+}  // namespace cuzk::gpu::msm
+
 namespace cuzk::gpu::msm::kernels {
 
 inline unsigned blocks_for(size_t threads) {
@@ -135,8 +146,9 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
   const size_t t = thread_index();
   if (t >= threads) return;
   sink.slot = t;
-  work::accumulate<ec::Xyzz<Curve>, ec::Affine<Curve>>(t * per_thread, per_thread, *nonzero, keys,
-                                                       values, bases, sink);
+  work::accumulate<ec::Xyzz<Curve>, ec::Affine<Curve>, work::RegisterSum<ec::Xyzz<Curve>>,
+                   prefetches_bases(group_of<Curve>())>(t * per_thread, per_thread, *nonzero,
+                                                        keys, values, bases, sink);
 }
 
 // An accumulation thread's running XYZZ sum in shared memory, word-major across the block
@@ -197,7 +209,8 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
   const size_t t = thread_index();
   if (t >= threads) return;
   sink.slot = t;
-  work::accumulate<ec::Xyzz<Curve>, ec::Affine<Curve>, SharedSum<Curve>>(
+  work::accumulate<ec::Xyzz<Curve>, ec::Affine<Curve>, SharedSum<Curve>,
+                   prefetches_bases(group_of<Curve>())>(
       t * per_thread, per_thread, *nonzero, keys, values, bases, sink,
       SharedSum<Curve>{sums + threadIdx.x});
 }

@@ -138,13 +138,6 @@ struct MsmSetup {
   MsmLayout layout;
 };
 
-// G2's coordinates lie in Fp2, whose elements have components c0 and c1.
-template <class Curve>
-constexpr Group group_of() {
-  constexpr bool quadratic = requires(typename Curve::Base f) { f.c0; };
-  return quadratic ? Group::kG2 : Group::kG1;
-}
-
 // The window table of a plain msm (tuning.hpp): sparse when the caller's counts say that at
 // most half of the scalars are neither 0 nor 1, dense otherwise and without counts. Like the
 // compact pairs, for msm alone (not the classified path's MSM of the others, nor msm_shifted).

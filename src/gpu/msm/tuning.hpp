@@ -236,6 +236,14 @@ static_assert(kAccumulateOccupancies[0] == 0, "the first variant is the unbounde
 // 2^22: BLS12-381 171.1 ms at 4 blocks, 179.7 at 3, 200.5 unbounded; BN254 63.6, 64.2, 62.6.
 inline constexpr unsigned kAccumulateMinBlocksDefault = 4;
 
+// Whether the accumulation asks each entry's base into L2 one addition ahead (work::accumulate).
+// Measured on the H200 (2026-12-03, BLS12-381, random and porep scalars, two alternating rounds
+// of medians of 5; bench/results/2026-12-03_h200_bfd4a38_msm_prefetch_bases.txt): G1 faster by
+// 0.2-0.3% (2^24 shifted 84.14 → 83.92 ms, 2^26 shifted 305.2 → 304.4, 2^26 plain 361.0 →
+// 360.1), G2 slower by 0.3-0.6% (2^22 98.5 → 99.0, shifted 78.6 → 79.0): its bases span three
+// cache lines and its kernel holds more registers.
+constexpr bool prefetches_bases(Group group) { return group == Group::kG1; }
+
 // Where the accumulation keeps each thread's running bucket sum: shared memory (kernels.cuh
 // SharedSum), or registers.
 enum class SumStorage { kShared, kRegisters };
