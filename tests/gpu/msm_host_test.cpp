@@ -289,8 +289,8 @@ TEST(GpuMsmHost, CountedPassesAndShortSegments) {
 TEST(GpuMsmHost, ReductionSegmentsInOneWave) {
   constexpr size_t kResident = 3 * 128 * 132;  // BLS12-381 G1 reduction kernel on an H200
   // Shifted 2^26, c = 24: 2^23 buckets, 2^17 segments of 64; 166 a segment fill one wave.
-  const MsmPlan shifted = plan_msm(size_t(1) << 26, 255,
-                                   {.shifted = true, .reduction_resident_threads = kResident});
+  const MsmPlan shifted =
+      plan_msm(size_t(1) << 26, 255, {.shifted = true, .reduction_resident_threads = kResident});
   EXPECT_EQ(shifted.segment_buckets, 166u);
   EXPECT_LE(shifted.segments_per_window, kResident);
   EXPECT_GT(div_up(shifted.buckets_per_window, shifted.segment_buckets - 1), kResident);
@@ -313,10 +313,11 @@ TEST(GpuMsmHost, ReductionSegmentsInOneWave) {
     }
   }
   // An explicit length is kept, whatever the waves.
-  EXPECT_EQ(plan_msm(size_t(1) << 26, 255,
-                     {.shifted = true, .segment_buckets = 64, .reduction_resident_threads = kResident})
-                .segment_buckets,
-            64u);
+  EXPECT_EQ(
+      plan_msm(size_t(1) << 26, 255,
+               {.shifted = true, .segment_buckets = 64, .reduction_resident_threads = kResident})
+          .segment_buckets,
+      64u);
 }
 
 // The accumulation's aim in whole waves of the resident threads: rounded down, never above the

@@ -22,7 +22,7 @@
 //                    one thread is left, whose first run goes into its bucket as well
 //   merge_run_sums   when buckets outlive a pass (shifted bases, staged chunks): the pass's
 //                    run sums (where the two steps above wrote) added into the buckets
-//   reduce_segments  per (window, segment of 32 buckets): Σ_j (j + 1)·B_j by running sums
+//   reduce_segments  per (window, segment of L buckets): Σ_j (j + 1)·B_j by running sums
 //   sum_groups       segment results summed 32 at a time (a warp's tree) down to one per window
 //   horner           Σ_s 2^(shift·s)·S_s over the bucket sets (shift c per window, c·R per
 //                    group of a partial shifted table's R rows), plus an optional addend
@@ -147,8 +147,8 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
   if (t >= threads) return;
   sink.slot = t;
   work::accumulate<ec::Xyzz<Curve>, ec::Affine<Curve>, work::RegisterSum<ec::Xyzz<Curve>>,
-                   prefetches_bases(group_of<Curve>())>(t * per_thread, per_thread, *nonzero,
-                                                        keys, values, bases, sink);
+                   prefetches_bases(group_of<Curve>())>(t * per_thread, per_thread, *nonzero, keys,
+                                                        values, bases, sink);
 }
 
 // An accumulation thread's running XYZZ sum in shared memory, word-major across the block
@@ -210,9 +210,9 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
   if (t >= threads) return;
   sink.slot = t;
   work::accumulate<ec::Xyzz<Curve>, ec::Affine<Curve>, SharedSum<Curve>,
-                   prefetches_bases(group_of<Curve>())>(
-      t * per_thread, per_thread, *nonzero, keys, values, bases, sink,
-      SharedSum<Curve>{sums + threadIdx.x});
+                   prefetches_bases(group_of<Curve>())>(t * per_thread, per_thread, *nonzero, keys,
+                                                        values, bases, sink,
+                                                        SharedSum<Curve>{sums + threadIdx.x});
 }
 
 template <class Curve>
@@ -236,9 +236,8 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 // are contiguous in `buckets`).
 template <class Curve>
 __global__ void __launch_bounds__(kThreadsPerBlock)
-    reduce_segments(const ec::Xyzz<Curve>* buckets, size_t buckets_per_set,
-                    size_t segments_per_set, size_t segment_buckets, unsigned sets,
-                    ec::Xyzz<Curve>* out) {
+    reduce_segments(const ec::Xyzz<Curve>* buckets, size_t buckets_per_set, size_t segments_per_set,
+                    size_t segment_buckets, unsigned sets, ec::Xyzz<Curve>* out) {
   const size_t t = thread_index();
   if (t >= size_t(sets) * segments_per_set) return;
   const work::SegmentOf s = work::segment_of(t, buckets_per_set, segments_per_set, segment_buckets);
@@ -275,8 +274,8 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   const size_t groups_per_set = (per_set + group - 1) / group;
   if (g >= sets * groups_per_set) return;  // the whole warp: g is the same for its lanes
   const size_t i = g % groups_per_set * group + lane;  // within the set
-  Point acc = lane < group && i < per_set ? in[g / groups_per_set * per_set + i]
-                                          : Point::infinity();
+  Point acc =
+      lane < group && i < per_set ? in[g / groups_per_set * per_set + i] : Point::infinity();
   for (unsigned offset = 16; offset > 0; offset /= 2) acc = acc + shuffle_down(acc, offset);
   if (lane == 0) out[g] = acc;
 }

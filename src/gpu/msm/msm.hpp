@@ -79,8 +79,9 @@ struct MsmConfig {
   const uint32_t* scalar_index = nullptr;
   // Tuning sweeps: partial sums each combining thread adds per level (0: kPartialsPerThread).
   size_t partials_per_thread = 0;
-  // Tuning sweeps: buckets each thread of the bucket reduction takes, a power of two (0:
-  // tuning.hpp's segment_buckets_for; capped at the buckets of a window).
+  // Tuning sweeps: buckets each thread of the bucket reduction takes, at least 1 (0:
+  // tuning.hpp's segment_buckets_for, lengthened to one wave of the kernel; capped at the buckets
+  // of a window).
   size_t segment_buckets = 0;
   // msm only, optional: how many of the scalars are 1 and how many neither 0 nor 1 (host
   // values, read when msm is called; count_scalars finds them). With them only the pairs those

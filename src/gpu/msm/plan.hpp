@@ -204,8 +204,8 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
       segment_buckets /= 2;
     }
     segment_buckets = one_wave_segment_buckets(segment_buckets, plan.bucket_sets,
-                                                 plan.buckets_per_window,
-                                                 request.reduction_resident_threads);
+                                               plan.buckets_per_window,
+                                               request.reduction_resident_threads);
   }
   plan.segment_buckets = std::min(segment_buckets, plan.buckets_per_window);
   plan.segments_per_window = div_up(plan.buckets_per_window, plan.segment_buckets);

@@ -261,7 +261,7 @@ struct SegmentOf {
   size_t offset;  // the first bucket's index within its set (a above)
 };
 CUZK_HD SegmentOf segment_of(size_t t, size_t buckets_per_set, size_t segments_per_set,
-                                    size_t segment_buckets) {
+                             size_t segment_buckets) {
   const size_t set = t / segments_per_set;
   const size_t offset = t % segments_per_set * segment_buckets;
   const size_t left = buckets_per_set - offset;
