@@ -312,7 +312,7 @@ inline constexpr size_t kMinSegmentBuckets = 8;
 // sets: 64 → 68, 2.1 waves to 2: 99.50 → 100.05 ms at 2^24): a partly filled last wave costs
 // little (its few blocks run at low occupancy, fast), a longer segment's small multiple of a
 // number with fewer trailing zeros costs more. So the count of segments, not the waves, decides.
-// One wave, against 64 a segment in the same session (ba5aca8, bench/results/..._ba5aca8_msm
+// One wave, against 64 a segment in one run (ba5aca8, bench/results/..._ba5aca8_msm
 // .json and ..._msm_reduction_segments64.json): G1 2^26 shifted (166) 304.54 against 305.03 ms;
 // G1 plain at c = 20 (135) 99.54 against 99.24 at 2^24 and 360.21 against 359.82 at 2^26, where
 // 64 stays 0.3% faster although the longer segments do fewer doublings and additions in all.
