@@ -209,11 +209,14 @@ size_t resident_threads(KernelOf kernel) {
 }
 
 // shifted_c: the window of a shifted table (msm_shifted), 0 for plain bases; shifted_rows: its
-// rows (0: one for every window); counts: a counted msm's (PlanRequest::counts).
+// rows (0: one for every window); counts: a counted msm's (PlanRequest::counts); accumulate:
+// the accumulation kernel the caller has selected already (nullptr: selected here, where there
+// is a device, for its occupancy).
 template <class Curve>
 MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
                    ScalarDensity density = ScalarDensity::kDense, unsigned shifted_rows = 0,
-                   std::optional<ScalarCounts> counts = std::nullopt) {
+                   std::optional<ScalarCounts> counts = std::nullopt,
+                   AccumulateKernel<Curve> accumulate = nullptr) {
   const bool pinned = config.bases == Location::kPinnedHost;
   MsmSetup s;
   PlanRequest request;
@@ -230,8 +233,10 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
   }
   if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
   request.resident_threads = resident_threads([&] {
-    return accumulate_kernel<Curve>(accumulate_min_blocks(config),
-                                    config.accumulate_sums == SumStorage::kShared);
+    return accumulate != nullptr ? accumulate
+                                 : accumulate_kernel<Curve>(
+                                       accumulate_min_blocks(config),
+                                       config.accumulate_sums == SumStorage::kShared);
   });
   request.reduction_resident_threads =
       resident_threads([] { return kernels::reduce_segments<Curve>; });
@@ -282,7 +287,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   const bool counted = config.scalar_counts.has_value() && index_map == nullptr && shifted_c == 0;
   const MsmSetup setup = setup_msm<Curve>(
       n, config, shifted_c, counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense,
-      shifted_rows, counted ? config.scalar_counts : std::nullopt);
+      shifted_rows, counted ? config.scalar_counts : std::nullopt, accumulate);
   const MsmPlan& plan = setup.plan;
   const MsmLayout& l = setup.layout;
   check_workspace("gpu msm", workspace, l.total);

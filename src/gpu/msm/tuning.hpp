@@ -325,6 +325,7 @@ constexpr size_t one_wave_segment_buckets(size_t tuned, size_t sets, size_t per_
   while (segments(length) > resident) ++length;
   return length;
 }
+
 inline constexpr size_t kSumGroup = 32;  // a warp's lanes (kernels.cuh sum_groups)
 
 // Batch addition of selected bases: each thread sums the bases of kSelectionWordsPerThread
