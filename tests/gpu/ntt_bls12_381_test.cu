@@ -15,6 +15,11 @@ TEST(GpuNtt_bls12_381, HPolynomialsMatchCpu) {
   check_h_polynomials<bls12_381::Fr>("bls12_381");
 }
 
+TEST(GpuNtt_bls12_381, FullTwiddleTablesMatchCpu) {
+  CUZK_SKIP_WITHOUT_GPU();
+  check_full_twiddles<bls12_381::Fr>("bls12_381");
+}
+
 TEST(GpuNtt_bls12_381, BadInputIsRefused) {
   CUZK_SKIP_WITHOUT_GPU();
   check_errors<bls12_381::Fr>();

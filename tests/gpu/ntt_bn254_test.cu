@@ -15,6 +15,11 @@ TEST(GpuNtt_bn254, HPolynomialsMatchCpu) {
   check_h_polynomials<bn254::Fr>("bn254");
 }
 
+TEST(GpuNtt_bn254, FullTwiddleTablesMatchCpu) {
+  CUZK_SKIP_WITHOUT_GPU();
+  check_full_twiddles<bn254::Fr>("bn254");
+}
+
 TEST(GpuNtt_bn254, BadInputIsRefused) {
   CUZK_SKIP_WITHOUT_GPU();
   check_errors<bn254::Fr>();

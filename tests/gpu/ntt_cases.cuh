@@ -45,6 +45,67 @@ void device_apply(const DeviceDomain<Fr>& domain, Op op, std::span<Fr> values, O
   }
 }
 
+// Every operation and order pair on each named input against the CPU reference, one report
+// line per operation.
+template <class Fr>
+void check_operations(const DeviceDomain<Fr>& domain,
+                      const std::vector<std::pair<std::string, std::vector<Fr>>>& shapes,
+                      const std::string& prefix, const Stream& stream) {
+  const auto& cpu = domain.host_domain();
+  for (Op op : kOps) {
+    size_t cases = 0, mismatches = 0;
+    for (Order in : kOrders) {
+      for (Order out : kOrders) {
+        for (const auto& [shape, input] : shapes) {
+          auto expected = input;
+          cpu_apply(cpu, op, expected, in, out);
+          const auto actual = on_device(input, stream, [&](std::span<Fr> v) {
+            device_apply(domain, op, v, in, out, stream);
+          });
+          cases += expected.size();
+          mismatches += count_mismatches(
+              expected, actual,
+              prefix + " " + name(op) + " " + name(in) + "->" + name(out) + " " + shape);
+        }
+      }
+    }
+    report(prefix + " " + name(op), cases, mismatches);
+    EXPECT_EQ(mismatches, 0u) << prefix << " " << name(op);
+  }
+}
+
+// The domain's H evaluation (by its convention) against the CPU function, on random a, b with
+// c = a∘b (a satisfying witness's shape) or random c.
+template <class Fr>
+void check_h_polynomial(const DeviceDomain<Fr>& domain, bool satisfying, std::mt19937_64& rng,
+                        const std::string& what, const Stream& stream) {
+  const size_t n = domain.size();
+  auto a = random_vector<Fr>(n, rng), b = random_vector<Fr>(n, rng);
+  auto c = random_vector<Fr>(n, rng);
+  if (satisfying) {
+    for (size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
+  }
+  auto da = DeviceBuffer<Fr>::allocate_blocking(n), db = DeviceBuffer<Fr>::allocate_blocking(n),
+       dc = DeviceBuffer<Fr>::allocate_blocking(n);
+  da.upload(a, stream);
+  db.upload(b, stream);
+  dc.upload(c, stream);
+  const std::span<Fr> sa(da.data(), n), sb(db.data(), n), sc(dc.data(), n);
+  if (domain.convention() == Convention::kSnarkjs) {
+    snarkjs_h_scalars<Fr>(domain, sa, sb, sc, stream);
+    cuzk::ntt::snarkjs_h_scalars<Fr>(domain.host_domain(), a, b, c);
+  } else {
+    bellman_h_coefficients<Fr>(domain, sa, sb, sc, stream);
+    cuzk::ntt::bellman_h_coefficients<Fr>(domain.host_domain(), a, b, c);
+  }
+  std::vector<Fr> actual(n);
+  da.download(actual, stream);
+  stream.synchronize();
+  const size_t m = count_mismatches(a, actual, what);
+  report(what, n, m);
+  EXPECT_EQ(m, 0u) << what;
+}
+
 template <class Fr>
 void check_transforms(const std::string& curve) {
   auto rng = cuzk::test::rng("gpu-ntt-transforms-" + curve);
@@ -55,26 +116,7 @@ void check_transforms(const std::string& curve) {
       const auto& cpu = domain.host_domain();
       const auto shapes = input_shapes<Fr>(domain.size(), rng);
       const std::string prefix = curve + " " + name(convention) + " 2^" + std::to_string(log_n);
-      for (Op op : kOps) {
-        size_t cases = 0, mismatches = 0;
-        for (Order in : kOrders) {
-          for (Order out : kOrders) {
-            for (const auto& [shape, input] : shapes) {
-              auto expected = input;
-              cpu_apply(cpu, op, expected, in, out);
-              const auto actual = on_device(input, stream, [&](std::span<Fr> v) {
-                device_apply(domain, op, v, in, out, stream);
-              });
-              cases += expected.size();
-              mismatches += count_mismatches(
-                  expected, actual,
-                  prefix + " " + name(op) + " " + name(in) + "->" + name(out) + " " + shape);
-            }
-          }
-        }
-        report(prefix + " " + name(op), cases, mismatches);
-        EXPECT_EQ(mismatches, 0u) << prefix << " " << name(op);
-      }
+      check_operations(domain, shapes, prefix, stream);
 
       // Device round trips (forward then inverse, plain and coset, through both middle orders)
       // and the standard-form input path.
@@ -120,37 +162,36 @@ void check_h_polynomials(const std::string& curve) {
   for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
     for (unsigned log_n : sweep_log_sizes()) {
       const DeviceDomain<Fr> domain(log_n, convention);
-      const size_t n = domain.size();
       for (bool satisfying : {true, false}) {
-        auto a = random_vector<Fr>(n, rng), b = random_vector<Fr>(n, rng);
-        auto c = random_vector<Fr>(n, rng);
-        if (satisfying) {
-          for (size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
-        }
-        auto da = DeviceBuffer<Fr>::allocate_blocking(n),
-             db = DeviceBuffer<Fr>::allocate_blocking(n),
-             dc = DeviceBuffer<Fr>::allocate_blocking(n);
-        da.upload(a, stream);
-        db.upload(b, stream);
-        dc.upload(c, stream);
-        const std::span<Fr> sa(da.data(), n), sb(db.data(), n), sc(dc.data(), n);
-        if (convention == Convention::kSnarkjs) {
-          snarkjs_h_scalars<Fr>(domain, sa, sb, sc, stream);
-          cuzk::ntt::snarkjs_h_scalars<Fr>(domain.host_domain(), a, b, c);
-        } else {
-          bellman_h_coefficients<Fr>(domain, sa, sb, sc, stream);
-          cuzk::ntt::bellman_h_coefficients<Fr>(domain.host_domain(), a, b, c);
-        }
-        std::vector<Fr> actual(n);
-        da.download(actual, stream);
-        stream.synchronize();
-        const std::string what = curve + " H " + name(convention) + " 2^" + std::to_string(log_n) +
-                                 (satisfying ? " c=a*b" : " random c");
-        const size_t m = count_mismatches(a, actual, what);
-        report(what, n, m);
-        EXPECT_EQ(m, 0u) << what;
+        check_h_polynomial(domain, satisfying, rng,
+                           curve + " H " + name(convention) + " 2^" + std::to_string(log_n) +
+                               (satisfying ? " c=a*b" : " random c"),
+                           stream);
       }
     }
+  }
+}
+
+// Domains with the full twiddle table (TwiddleTables::kFull) above 2^19, where their first pass
+// reads it: every operation, order pair and input shape against the CPU reference, the H
+// evaluations against the CPU functions, and the VRAM the domain reports.
+template <class Fr>
+void check_full_twiddles(const std::string& curve) {
+  auto rng = cuzk::test::rng("gpu-ntt-full-twiddles-" + curve);
+  Stream stream;
+  for (unsigned log_n : {20u, 21u}) {
+    const DeviceDomain<Fr> domain(log_n, Convention::kSnarkjs, TwiddleTables::kFull);
+    ASSERT_EQ(domain.twiddles(), TwiddleTables::kFull);
+    EXPECT_EQ(domain.device_bytes(), DeviceDomain<Fr>::device_bytes(log_n, TwiddleTables::kFull));
+    EXPECT_EQ(domain.device_bytes() - DeviceDomain<Fr>::device_bytes(log_n, TwiddleTables::kCompact),
+              (domain.size() / 2) * sizeof(Fr));
+    check_operations(domain, {{"random", random_vector<Fr>(domain.size(), rng)}},
+                     curve + " full twiddles 2^" + std::to_string(log_n), stream);
+  }
+  for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
+    const DeviceDomain<Fr> domain(20, convention, TwiddleTables::kFull);
+    check_h_polynomial(domain, true, rng, curve + " full twiddles H " + name(convention) + " 2^20",
+                       stream);
   }
 }
 

@@ -72,6 +72,34 @@ TYPED_TEST(NttEmulation, TransformsMatchCpu) {
   }
 }
 
+// The full twiddle table (TwiddleTables::kFull) where the fine table does not reach: the fine
+// table's reach lowered to 2^4 so that every pass of these small domains beyond it reads the full
+// table, ω^e and ω^(−e) both (the negated half and the reversed index). Every operation and order
+// pair, one and two passes.
+TYPED_TEST(NttEmulation, FullTwiddleTableMatchesCpu) {
+  using Fr = TypeParam;
+  auto rng = cuzk::test::rng("ntt-emulation-full-twiddles");
+  for (unsigned log_n : {5u, 9u, 12u, 14u}) {
+    const Domain<Fr> domain(log_n, Convention::kSnarkjs);
+    const HostTables<Fr> tables = build_tables(domain, 4);
+    const std::vector<Fr> half = half_twiddles(domain);
+    ASSERT_EQ(half.size(), domain.size() / 2);
+    const auto input = random_vector<Fr>(domain.size(), rng);
+    for (Op op : kOps) {
+      for (Order in : kOrders) {
+        for (Order out : kOrders) {
+          auto expected = input, actual = input;
+          cpu_apply(domain, op, expected, in, out);
+          emulate<Fr>(tables, op_steps(domain, op, in, out), actual, half.data());
+          const std::string context = "full twiddles 2^" + std::to_string(log_n) + " " +
+                                      name(op) + " " + name(in) + "->" + name(out);
+          ASSERT_EQ(count_mismatches(expected, actual, context), 0u) << context;
+        }
+      }
+    }
+  }
+}
+
 // Three passes (2^21 = 7 + 7 + 7 stages): a DIF with standard-form input on BLS12-381, a coset
 // DIT inverse on BN254 (one check per field keeps the host time down).
 TYPED_TEST(NttEmulation, ThreePassesMatchCpu) {

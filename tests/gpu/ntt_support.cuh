@@ -95,9 +95,11 @@ void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& tile_memory) {
   }
 }
 
-// Runs a schedule on the host with the device's tables, step by step as DeviceDomain::run.
+// Runs a schedule on the host with the device's tables, step by step as DeviceDomain::run;
+// `half`: the full twiddle table (TwiddleTables::kFull), or nullptr.
 template <class Fr>
-void emulate(const HostTables<Fr>& tables, std::span<const Step<Fr>> steps, std::vector<Fr>& v) {
+void emulate(const HostTables<Fr>& tables, std::span<const Step<Fr>> steps, std::vector<Fr>& v,
+             const Fr* half = nullptr) {
   const Fr* base = tables.values.data();
   for (const Step<Fr>& step : steps) {
     const unsigned log_n = step.shape.log_n;
@@ -108,7 +110,7 @@ void emulate(const HostTables<Fr>& tables, std::span<const Step<Fr>> steps, std:
       }
       continue;
     }
-    const PassArgs<Fr> args = pass_args(tables, base, step, v.data());
+    const PassArgs<Fr> args = pass_args(tables, base, step, v.data(), half);
     std::vector<Fr> shared(step.shape.tile_elements());
     if (step.kind == Step<Fr>::kDifPass) {
       emulate_pass<Fr, true>(args, shared);

@@ -3,7 +3,11 @@
 // one warm-up run, then --runs timed runs, each between two CUDA events on one stream.
 // Prints a table and, with --json <file>, writes results in the shape of DESIGN.md §6.
 //
-//   bench_gpu_ntt [--json FILE] [--runs N] [--no-h] [LOG_N ...]     (default sizes 20 24 27)
+//   bench_gpu_ntt [--json FILE] [--runs N] [--no-h] [--twiddles compact,full] [LOG_N ...]
+//
+// Default sizes 20 24 27. --twiddles: the domains' twiddle tables (gpu/ntt/ntt.hpp,
+// TwiddleTables), each measured in turn; default compact. Operations on full tables are named
+// with the suffix _full_twiddles.
 //
 // The commit and date in the JSON come from CUZK_BENCH_COMMIT and CUZK_BENCH_DATE
 // (scripts/gpu-bench.sh sets both), or "unknown" and today's UTC date.
@@ -37,8 +41,28 @@ struct Options {
   std::string json_path;
   int runs = 5;
   bool h = true;
+  std::vector<gpu::ntt::TwiddleTables> twiddles;
   std::vector<unsigned> log_sizes;
 };
+
+std::vector<gpu::ntt::TwiddleTables> parse_twiddles(const std::string& list) {
+  std::vector<gpu::ntt::TwiddleTables> kinds;
+  size_t begin = 0;
+  while (begin <= list.size()) {
+    const size_t end = std::min(list.find(',', begin), list.size());
+    const std::string name = list.substr(begin, end - begin);
+    if (name == "compact") {
+      kinds.push_back(gpu::ntt::TwiddleTables::kCompact);
+    } else if (name == "full") {
+      kinds.push_back(gpu::ntt::TwiddleTables::kFull);
+    } else {
+      CUZK_INVALID_INPUT("bench_gpu_ntt: unknown twiddle tables '" + name +
+                         "' (expected compact or full, comma-separated)");
+    }
+    begin = end + 1;
+  }
+  return kinds;
+}
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -50,14 +74,17 @@ Options parse(int argc, char** argv) {
       o.runs = std::max(1, std::atoi(argv[++i]));
     } else if (arg == "--no-h") {
       o.h = false;
+    } else if (arg == "--twiddles" && i + 1 < argc) {
+      o.twiddles = parse_twiddles(argv[++i]);
     } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
       o.log_sizes.push_back(unsigned(std::atoi(arg.c_str())));
     } else {
       CUZK_INVALID_INPUT("bench_gpu_ntt: unknown argument '" + arg +
-                         "' (usage: [--json FILE] [--runs N] [--no-h] [LOG_N ...])");
+                         "' (usage: [--json FILE] [--runs N] [--no-h] [--twiddles compact,full] [LOG_N ...])");
     }
   }
   if (o.log_sizes.empty()) o.log_sizes = {20, 24, 27};
+  if (o.twiddles.empty()) o.twiddles = {gpu::ntt::TwiddleTables::kCompact};
   return o;
 }
 
@@ -101,46 +128,51 @@ template <class Fr>
 void bench_curve(const std::string& curve, const Options& o, nlohmann::json& results) {
   gpu::Stream stream;
   for (unsigned log_n : o.log_sizes) {
-    auto add = [&](const std::string& op, const Timing& t) {
-      std::printf("%-10s %-10s 2^%-3u %10.3f %10.3f %10.3f %5d\n", op.c_str(), curve.c_str(), log_n,
-                  t.median_ms, t.min_ms, t.max_ms, o.runs);
-      std::fflush(stdout);
-      results.push_back({{"op", op},
-                         {"curve", curve},
-                         {"log_n", log_n},
-                         {"shape", "random"},
-                         {"median_ms", t.median_ms},
-                         {"min_ms", t.min_ms},
-                         {"max_ms", t.max_ms},
-                         {"runs", o.runs}});
-    };
-    const size_t n = size_t(1) << log_n;
-    auto a = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
-    fill_random(a, stream, 1);
-    {
-      const DeviceDomain<Fr> domain(log_n, Convention::kSnarkjs);
-      gpu::ntt::NttConfig config;
-      config.stream = stream;
-      config.output_order = gpu::ntt::Order::kBitReversed;
-      add("ntt", time_on_stream(stream, o.runs, [&] { domain.forward({a.data(), n}, config); }));
-    }
-    if (!o.h) continue;
-    auto b = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
-    auto c = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
-    fill_random(b, stream, 2);
-    fill_random(c, stream, 3);
-    for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
-      const DeviceDomain<Fr> domain(log_n, convention);
-      const bool snarkjs = convention == Convention::kSnarkjs;
-      add(snarkjs ? "h_snarkjs" : "h_bellman", time_on_stream(stream, o.runs, [&] {
-            if (snarkjs) {
-              gpu::ntt::snarkjs_h_scalars<Fr>(domain, {a.data(), n}, {b.data(), n}, {c.data(), n},
-                                              stream);
-            } else {
-              gpu::ntt::bellman_h_coefficients<Fr>(domain, {a.data(), n}, {b.data(), n},
-                                                   {c.data(), n}, stream);
-            }
-          }));
+    for (gpu::ntt::TwiddleTables twiddles : o.twiddles) {
+      const std::string suffix =
+          twiddles == gpu::ntt::TwiddleTables::kFull ? "_full_twiddles" : "";
+      auto add = [&](const std::string& op_base, const Timing& t) {
+        const std::string op = op_base + suffix;
+        std::printf("%-24s %-10s 2^%-3u %10.3f %10.3f %10.3f %5d\n", op.c_str(), curve.c_str(),
+                    log_n, t.median_ms, t.min_ms, t.max_ms, o.runs);
+        std::fflush(stdout);
+        results.push_back({{"op", op},
+                           {"curve", curve},
+                           {"log_n", log_n},
+                           {"shape", "random"},
+                           {"median_ms", t.median_ms},
+                           {"min_ms", t.min_ms},
+                           {"max_ms", t.max_ms},
+                           {"runs", o.runs}});
+      };
+      const size_t n = size_t(1) << log_n;
+      auto a = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
+      fill_random(a, stream, 1);
+      {
+        const DeviceDomain<Fr> domain(log_n, Convention::kSnarkjs, twiddles);
+        gpu::ntt::NttConfig config;
+        config.stream = stream;
+        config.output_order = gpu::ntt::Order::kBitReversed;
+        add("ntt", time_on_stream(stream, o.runs, [&] { domain.forward({a.data(), n}, config); }));
+      }
+      if (!o.h) continue;
+      auto b = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
+      auto c = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
+      fill_random(b, stream, 2);
+      fill_random(c, stream, 3);
+      for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
+        const DeviceDomain<Fr> domain(log_n, convention, twiddles);
+        const bool snarkjs = convention == Convention::kSnarkjs;
+        add(snarkjs ? "h_snarkjs" : "h_bellman", time_on_stream(stream, o.runs, [&] {
+              if (snarkjs) {
+                gpu::ntt::snarkjs_h_scalars<Fr>(domain, {a.data(), n}, {b.data(), n},
+                                                {c.data(), n}, stream);
+              } else {
+                gpu::ntt::bellman_h_coefficients<Fr>(domain, {a.data(), n}, {b.data(), n},
+                                                     {c.data(), n}, stream);
+              }
+            }));
+      }
     }
   }
 }
@@ -155,7 +187,7 @@ int main(int argc, char** argv) try {
   }
   const gpu::DeviceInfo info = gpu::device_info(0);
   std::printf("device: %s\n", gpu::describe(info).c_str());
-  std::printf("%-10s %-10s %-5s %10s %10s %10s %5s\n", "op", "curve", "size", "median_ms", "min_ms",
+  std::printf("%-24s %-10s %-5s %10s %10s %10s %5s\n", "op", "curve", "size", "median_ms", "min_ms",
               "max_ms", "runs");
   nlohmann::json results = nlohmann::json::array();
   bench_curve<bls12_381::Fr>("bls12_381", o, results);

@@ -11,6 +11,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/ntt/kernels.cuh"
 #include "gpu/ntt/ntt.hpp"
+#include "gpu/stream.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::gpu::ntt {
@@ -30,14 +31,39 @@ inline unsigned elementwise_blocks(size_t n, unsigned threads) {
   return unsigned(std::clamp<size_t>((n + threads - 1) / threads, 1, size_t(1) << 16));
 }
 
+// The full table only pays where some pass lies beyond the fine table.
+inline bool has_half_twiddles(unsigned log_size, TwiddleTables twiddles) {
+  return twiddles == TwiddleTables::kFull && log_size > kFineTwiddleLog;
+}
+
 }  // namespace detail
 
 template <class Fr>
-DeviceDomain<Fr>::DeviceDomain(unsigned log_size, Convention convention)
+size_t DeviceDomain<Fr>::device_bytes(unsigned log_size, TwiddleTables twiddles) {
+  const size_t half = detail::has_half_twiddles(detail::checked_log_size(log_size), twiddles)
+                          ? half_twiddle_count(log_size)
+                          : 0;
+  return (table_layout(log_size).total + half) * sizeof(Fr);
+}
+
+template <class Fr>
+DeviceDomain<Fr>::DeviceDomain(unsigned log_size, Convention convention, TwiddleTables twiddles)
     : host_(detail::checked_log_size(log_size), convention), tables_(build_tables(host_)) {
   device_tables_ = DeviceBuffer<Fr>::allocate_blocking(tables_.values.size());
   CUDA_CHECK(cudaMemcpy(device_tables_.data(), tables_.values.data(), device_tables_.bytes(),
                         cudaMemcpyHostToDevice));
+  if (detail::has_half_twiddles(log_size, twiddles)) {
+    const uint32_t count = uint32_t(half_twiddle_count(log_size));
+    half_twiddles_ = DeviceBuffer<Fr>::allocate_blocking(count);
+    // On a stream of its own, waited for here: the table is whole before the constructor
+    // returns, and other workers' streams are not held up.
+    const Stream stream;
+    constexpr unsigned threads = Tuning::kElementwiseThreadsPerBlock;
+    fill_powers_kernel<Fr><<<detail::elementwise_blocks(count, threads), threads, 0, stream>>>(
+        half_twiddles_.data(), tables_.root_pair(device_tables_.data(), false), count);
+    CUZK_CHECK_LAUNCH();
+    stream.synchronize();
+  }
   // Tiles above 48 KiB of shared memory need the opt-in (per kernel, process-wide, cheap).
   const int shared_bytes = int(sizeof(Fr)) << Tuning::kLogTileElements;
   CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<Fr, true>,
@@ -69,7 +95,8 @@ void DeviceDomain<Fr>::run(std::span<const Step<Fr>> steps, Fr* values, cudaStre
       CUZK_CHECK_LAUNCH();
       continue;
     }
-    const PassArgs<Fr> args = pass_args(tables_, device_tables_.data(), step, values);
+    const PassArgs<Fr> args =
+        pass_args(tables_, device_tables_.data(), step, values, half_twiddles_.data());
     const unsigned threads =
         std::clamp<unsigned>(step.shape.butterflies_per_stage(), 32, Tuning::kThreadsPerBlock);
     const size_t shared_bytes = size_t(step.shape.tile_elements()) * sizeof(Fr);

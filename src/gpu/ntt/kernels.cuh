@@ -20,6 +20,11 @@ __global__ void __launch_bounds__(Tuning::kThreadsPerBlock) pass_kernel(const Pa
   const uint32_t tile = blockIdx.x;
   const uint32_t elements = args.shape.tile_elements();
   const TileMemory<Fr> shared{shared_words, elements};
+  if (kDif && args.fine_twiddles == nullptr && args.half_twiddles != nullptr) {
+    for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
+      prefetch_store_twiddle(args, tile, e);
+    }
+  }
   for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
     pass_load<Fr, kDif>(args, shared, tile, e);
   }
@@ -53,6 +58,17 @@ __global__ void __launch_bounds__(Tuning::kPermuteThreadsPerBlock)
       store_element(values + i, y);
       store_element(values + j, x);
     }
+  }
+}
+
+// The full twiddle table (TwiddleTables::kFull): out[j] = ω^j for j < count, from the two-level
+// table of the same powers (start-up work, one product each).
+template <class Fr>
+__global__ void __launch_bounds__(Tuning::kElementwiseThreadsPerBlock)
+    fill_powers_kernel(Fr* out, const PowerTablePair<Fr> powers, uint32_t count) {
+  const uint32_t stride = gridDim.x * blockDim.x;
+  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < count; j += stride) {
+    store_element(out + j, table_power(powers, j));
   }
 }
 

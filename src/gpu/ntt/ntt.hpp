@@ -53,20 +53,33 @@ struct NttConfig {
   bool inputs_montgomery = true;
 };
 
+// The twiddle tables a DeviceDomain keeps in VRAM (tables.hpp). kCompact: at most 42 MiB (2^28);
+// the first pass of a domain above 2^19 assembles each twiddle from two table entries (one
+// product more per element). kFull adds the domain's first n/2 powers of ω, n/2 × 32 bytes
+// (2 GiB at 2^27, 4 GiB at 2^28; nothing below 2^20, where the compact tables already give every
+// twiddle in one lookup), for one product less per element in that pass.
+enum class TwiddleTables { kCompact, kFull };
+
 template <class Fr>
 class DeviceDomain {
  public:
   // Builds the CPU domain and uploads its tables (blocking allocation and copy: start-up work).
   // kInvalidInput when log_size > Tuning::kMaxLogSize or the field's 2-adicity.
-  DeviceDomain(unsigned log_size, Convention convention);
+  DeviceDomain(unsigned log_size, Convention convention,
+               TwiddleTables twiddles = TwiddleTables::kCompact);
 
   unsigned log_size() const { return host_.log_size(); }
   size_t size() const { return host_.size(); }
   Convention convention() const { return host_.convention(); }
   // The CPU reference domain whose roots the device uses.
   const cuzk::ntt::Domain<Fr>& host_domain() const { return host_; }
+  TwiddleTables twiddles() const {
+    return half_twiddles_.size() != 0 ? TwiddleTables::kFull : TwiddleTables::kCompact;
+  }
   // Device memory held by this object (the tables), for VRAM budgeting.
-  size_t device_bytes() const { return device_tables_.bytes(); }
+  size_t device_bytes() const { return device_tables_.bytes() + half_twiddles_.bytes(); }
+  // What a domain of 2^log_size with these tables holds in VRAM, before building it.
+  static size_t device_bytes(unsigned log_size, TwiddleTables twiddles);
   // Workspace an operation needs besides its buffers: none, the transforms run in place.
   static size_t workspace_bytes(unsigned /*log_size*/, const NttConfig& /*config*/) { return 0; }
 
@@ -85,6 +98,7 @@ class DeviceDomain {
   cuzk::ntt::Domain<Fr> host_;
   HostTables<Fr> tables_;  // host copy: layout and the values the device copy came from
   DeviceBuffer<Fr> device_tables_;
+  DeviceBuffer<Fr> half_twiddles_;  // TwiddleTables::kFull above 2^19; empty otherwise
 };
 
 // The GPU H evaluations, with the CPU functions' buffer contract (src/ntt/h_polynomial.hpp) on

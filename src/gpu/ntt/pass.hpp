@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "gpu/ntt/plan.hpp"
+#include "gpu/prefetch.hpp"
 #include "util/hd.hpp"
 
 namespace cuzk::gpu::ntt {
@@ -47,6 +48,11 @@ struct PassArgs {
   // instead of a product of two; nullptr otherwise.
   const Fr* fine_twiddles = nullptr;
   unsigned fine_shift = 0;
+  // Where the fine table does not reach (the first pass above 2^19) and the domain has its full
+  // table (TwiddleTables::kFull, tables.hpp): ω^j for j < n/2, read for ω^e as half[e mod n/2],
+  // negated when e ≥ n/2 (ω^(n/2) = −1), and for ω^(−e) at n − e. nullptr otherwise.
+  const Fr* half_twiddles = nullptr;
+  bool inverse_root = false;  // the pass multiplies by powers of ω⁻¹
   ScaleArgs<Fr> pre, post;
 };
 
@@ -139,13 +145,40 @@ CUZK_HD Fr apply_scale(const ScaleArgs<Fr>& s, Fr v, uint32_t position, unsigned
   return v;
 }
 
+// Where ω^e (ω⁻¹ when `inverse`) lies in a full table of 2^(log_n − 1) powers, and whether it
+// is the negation of that entry; e in (0, 2^log_n).
+struct HalfTableEntry {
+  uint32_t index;
+  bool negated;
+};
+CUZK_HD HalfTableEntry half_table_entry(unsigned log_n, uint32_t e, bool inverse) {
+  const uint32_t half = uint32_t(1) << (log_n - 1);
+  if (inverse) e = (half << 1) - e;  // ω^(−e) = ω^(n − e)
+  return {e & (half - 1), (e & half) != 0};
+}
+
 // Multiplies by the pass twiddle; exponent 0 (row 0, column 0, the whole last pass) is 1.
 template <class Fr>
 CUZK_HD Fr apply_twiddle(const PassArgs<Fr>& a, Fr v, const TileElement& t) {
   const uint32_t e = a.shape.twiddle_exponent(t);
   if (e == 0) return v;
   if (a.fine_twiddles != nullptr) return v * load_element(a.fine_twiddles + (e >> a.fine_shift));
+  if (a.half_twiddles != nullptr) {
+    const HalfTableEntry h = half_table_entry(a.shape.log_n, e, a.inverse_root);
+    const Fr w = load_element(a.half_twiddles + h.index);
+    return h.negated ? -(v * w) : v * w;
+  }
   return v * table_power(a.twiddles, e);
+}
+
+// A DIF pass reading the full table: asks for the twiddle of the store phase's element e into
+// L2 before the stages, so that the store phase does not wait on scattered reads of a table
+// far larger than the caches (its entries are ω^(col·rev(row)), spread over the whole table).
+template <class Fr>
+CUZK_HD void prefetch_store_twiddle(const PassArgs<Fr>& a, uint32_t tile, uint32_t e) {
+  const uint32_t exponent = a.shape.twiddle_exponent(a.shape.element(tile, e));
+  if (exponent == 0) return;
+  prefetch_l2(a.half_twiddles + half_table_entry(a.shape.log_n, exponent, a.inverse_root).index);
 }
 
 // Load phase: global element → shared slot.

@@ -14,6 +14,12 @@
 // At 2^27 (passes 9 + 9 + 9) that is the second pass: 13.5 products per element instead of
 // 14.5.
 //
+// Full table (TwiddleTables::kFull, ntt.hpp): ω^j for j < n/2, 2^(log_n − 1) elements (2 GiB at
+// 2^27), which serves ω^e and ω^(−e) for every e (pass.hpp, half_table_entry). The first pass of
+// a domain above 2^19 then takes its twiddle in one product instead of two: 12.5 products per
+// element at 2^27. The device fills it from the two-level root table (kernels.cuh); the tests'
+// emulation builds the same values with half_twiddles below.
+//
 // Thread-safety: values only.
 
 #include <algorithm>
@@ -45,6 +51,13 @@ struct TableLayout {
   std::array<TablePairOffsets, 3> coset{};  // PowerTable::kCosetForward .. kInverseThenCoset
   std::array<size_t, 2> fine{};             // powers of ω^(2^(log_n − fine_log)), of its inverse
   size_t total = 0;
+
+  size_t column_entries() const {
+    return column_table_log == 0 ? 1 : size_t(1) << (column_table_log - 1);
+  }
+  size_t lo_entries() const { return size_t(1) << lo_bits; }
+  size_t hi_entries() const { return size_t(1) << (log_n - lo_bits); }
+  size_t fine_entries() const { return size_t(1) << fine_log; }
 };
 
 template <class Fr>
@@ -64,29 +77,36 @@ struct HostTables {
   }
 };
 
-template <class Fr>
-HostTables<Fr> build_tables(const cuzk::ntt::Domain<Fr>& domain) {
-  HostTables<Fr> t;
-  TableLayout& l = t.layout;
-  l.log_n = domain.log_size();
+// Where each table lies for a 2^log_n domain. fine_log_limit: the fine table's reach,
+// kFineTwiddleLog on the device; the tests lower it so that small domains have passes beyond it.
+inline TableLayout table_layout(unsigned log_n, unsigned fine_log_limit = kFineTwiddleLog) {
+  TableLayout l;
+  l.log_n = log_n;
   l.column_table_log = column_table_log(l.log_n);
   l.lo_bits = power_table_lo_bits(l.log_n);
-  l.fine_log = std::min(l.log_n, kFineTwiddleLog);
-  const size_t fine_entries = size_t(1) << l.fine_log;
-  const size_t column_entries = l.column_table_log == 0 ? 1 : size_t(1) << (l.column_table_log - 1);
-  const size_t lo_entries = size_t(1) << l.lo_bits;
-  const size_t hi_entries = size_t(1) << (l.log_n - l.lo_bits);
+  l.fine_log = std::min(l.log_n, fine_log_limit);
   size_t offset = 0;
   auto take = [&](size_t count) {
     const size_t at = offset;
     offset += count;
     return at;
   };
-  for (auto& c : l.column) c = take(column_entries);
-  for (auto& r : l.root) r = {take(lo_entries), take(hi_entries)};
-  for (auto& c : l.coset) c = {take(lo_entries), take(hi_entries)};
-  for (auto& f : l.fine) f = take(fine_entries);
+  for (auto& c : l.column) c = take(l.column_entries());
+  for (auto& r : l.root) r = {take(l.lo_entries()), take(l.hi_entries())};
+  for (auto& c : l.coset) c = {take(l.lo_entries()), take(l.hi_entries())};
+  for (auto& f : l.fine) f = take(l.fine_entries());
   l.total = offset;
+  return l;
+}
+
+template <class Fr>
+HostTables<Fr> build_tables(const cuzk::ntt::Domain<Fr>& domain,
+                            unsigned fine_log_limit = kFineTwiddleLog) {
+  HostTables<Fr> t;
+  t.layout = table_layout(domain.log_size(), fine_log_limit);
+  const TableLayout& l = t.layout;
+  const size_t fine_entries = l.fine_entries(), column_entries = l.column_entries();
+  const size_t lo_entries = l.lo_entries(), hi_entries = l.hi_entries();
   t.values.assign(l.total, Fr::one());
 
   auto span_at = [&](size_t at, size_t count) {
@@ -114,6 +134,19 @@ HostTables<Fr> build_tables(const cuzk::ntt::Domain<Fr>& domain) {
   return t;
 }
 
+// Entries of the full table of a 2^log_n domain (none for a domain of one element).
+inline size_t half_twiddle_count(unsigned log_n) {
+  return log_n == 0 ? 0 : size_t(1) << (log_n - 1);
+}
+
+// The full table on the host: ω^j for j < n/2.
+template <class Fr>
+std::vector<Fr> half_twiddles(const cuzk::ntt::Domain<Fr>& domain) {
+  std::vector<Fr> powers(half_twiddle_count(domain.log_size()));
+  cuzk::ntt::fill_powers(std::span<Fr>(powers), domain.omega());
+  return powers;
+}
+
 // Resolves a ScaleSpec against a copy of the tables at `base`.
 template <class Fr>
 ScaleArgs<Fr> resolve_scale(const HostTables<Fr>& tables, const Fr* base,
@@ -126,10 +159,11 @@ ScaleArgs<Fr> resolve_scale(const HostTables<Fr>& tables, const Fr* base,
   return s;
 }
 
-// The arguments of one pass step against a copy of the tables at `base`.
+// The arguments of one pass step against a copy of the tables at `base` and, when the domain
+// has one, of its full table at `half` (nullptr: none).
 template <class Fr>
 PassArgs<Fr> pass_args(const HostTables<Fr>& tables, const Fr* base, const Step<Fr>& step,
-                       Fr* data) {
+                       Fr* data, const Fr* half = nullptr) {
   PassArgs<Fr> a;
   a.data = data;
   a.shape = step.shape;
@@ -140,7 +174,10 @@ PassArgs<Fr> pass_args(const HostTables<Fr>& tables, const Fr* base, const Step<
   if (shape.log_columns != 0 && shape.stages + shape.log_columns <= tables.layout.fine_log) {
     a.fine_twiddles = base + tables.layout.fine[step.inverse_root ? 1 : 0];
     a.fine_shift = shape.log_n - tables.layout.fine_log;
+  } else if (shape.log_columns != 0) {
+    a.half_twiddles = half;
   }
+  a.inverse_root = step.inverse_root;
   a.pre = resolve_scale(tables, base, step.pre);
   a.post = resolve_scale(tables, base, step.post);
   return a;
