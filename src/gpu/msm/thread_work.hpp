@@ -13,7 +13,6 @@
 
 #include "gpu/msm/digits.hpp"
 #include "gpu/msm/tuning.hpp"
-#include "gpu/prefetch.hpp"
 #include "util/hd.hpp"
 
 namespace cuzk::gpu::msm::work {
@@ -130,6 +129,21 @@ struct RegisterSum {
   }
   CUZK_HD Bucket value() const { return acc; }
 };
+
+// Asks the device to bring *p's cache lines into L2 (no effect on the host).
+template <class T>
+CUZK_HD void prefetch_l2(const T* p) {
+#if defined(__CUDA_ARCH__)
+  // A line (128 bytes) at a time from the first byte, and the line of the last byte.
+  const char* bytes = reinterpret_cast<const char*>(p);
+  for (size_t offset = 0; offset < sizeof(T); offset += 128) {
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(bytes + offset));
+  }
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(bytes + sizeof(T) - 1));
+#else
+  (void)p;
+#endif
+}
 
 // Accumulation thread: sorted entries [begin, min(begin + per_thread, live_end)), each adding
 // its base (negated for a negative digit) to the sum of its run. kPrefetchBases: each entry's

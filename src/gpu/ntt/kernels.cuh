@@ -20,11 +20,6 @@ __global__ void __launch_bounds__(Tuning::kThreadsPerBlock) pass_kernel(const Pa
   const uint32_t tile = blockIdx.x;
   const uint32_t elements = args.shape.tile_elements();
   const TileMemory<Fr> shared{shared_words, elements};
-  if (kDif && args.fine_twiddles == nullptr && args.half_twiddles != nullptr) {
-    for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
-      prefetch_store_twiddle(args, tile, e);
-    }
-  }
   for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
     pass_load<Fr, kDif>(args, shared, tile, e);
   }

@@ -14,7 +14,6 @@
 #include <cstring>
 
 #include "gpu/ntt/plan.hpp"
-#include "gpu/prefetch.hpp"
 #include "util/hd.hpp"
 
 namespace cuzk::gpu::ntt {
@@ -169,16 +168,6 @@ CUZK_HD Fr apply_twiddle(const PassArgs<Fr>& a, Fr v, const TileElement& t) {
     return h.negated ? -(v * w) : v * w;
   }
   return v * table_power(a.twiddles, e);
-}
-
-// A DIF pass reading the full table: asks for the twiddle of the store phase's element e into
-// L2 before the stages, so that the store phase does not wait on scattered reads of a table
-// far larger than the caches (its entries are ω^(col·rev(row)), spread over the whole table).
-template <class Fr>
-CUZK_HD void prefetch_store_twiddle(const PassArgs<Fr>& a, uint32_t tile, uint32_t e) {
-  const uint32_t exponent = a.shape.twiddle_exponent(a.shape.element(tile, e));
-  if (exponent == 0) return;
-  prefetch_l2(a.half_twiddles + half_table_entry(a.shape.log_n, exponent, a.inverse_root).index);
 }
 
 // Load phase: global element → shared slot.
