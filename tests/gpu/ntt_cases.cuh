@@ -183,8 +183,9 @@ void check_full_twiddles(const std::string& curve) {
     const DeviceDomain<Fr> domain(log_n, Convention::kSnarkjs, TwiddleTables::kFull);
     ASSERT_EQ(domain.twiddles(), TwiddleTables::kFull);
     EXPECT_EQ(domain.device_bytes(), DeviceDomain<Fr>::device_bytes(log_n, TwiddleTables::kFull));
-    EXPECT_EQ(domain.device_bytes() - DeviceDomain<Fr>::device_bytes(log_n, TwiddleTables::kCompact),
-              (domain.size() / 2) * sizeof(Fr));
+    EXPECT_EQ(
+        domain.device_bytes() - DeviceDomain<Fr>::device_bytes(log_n, TwiddleTables::kCompact),
+        (domain.size() / 2) * sizeof(Fr));
     check_operations(domain, {{"random", random_vector<Fr>(domain.size(), rng)}},
                      curve + " full twiddles 2^" + std::to_string(log_n), stream);
   }

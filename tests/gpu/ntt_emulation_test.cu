@@ -46,6 +46,25 @@ class NttEmulation : public ::testing::Test {};
 using ScalarFields = ::testing::Types<bls12_381::Fr, bn254::Fr>;
 TYPED_TEST_SUITE(NttEmulation, ScalarFields);
 
+// Every operation and order pair emulated on `input` with these tables (and full twiddle table
+// `half`, or nullptr) against the CPU reference.
+template <class Fr>
+void expect_operations_match_cpu(const Domain<Fr>& domain, const HostTables<Fr>& tables,
+                                 const std::vector<Fr>& input, const Fr* half,
+                                 const std::string& prefix) {
+  for (Op op : kOps) {
+    for (Order in : kOrders) {
+      for (Order out : kOrders) {
+        auto expected = input, actual = input;
+        cpu_apply(domain, op, expected, in, out);
+        emulate<Fr>(tables, op_steps(domain, op, in, out), actual, half);
+        const std::string context = prefix + " " + name(op) + " " + name(in) + "->" + name(out);
+        EXPECT_EQ(count_mismatches(expected, actual, context), 0u) << context;
+      }
+    }
+  }
+}
+
 // Every operation and order pair, both conventions, up to 2^14 (one and two passes).
 TYPED_TEST(NttEmulation, TransformsMatchCpu) {
   using Fr = TypeParam;
@@ -54,20 +73,9 @@ TYPED_TEST(NttEmulation, TransformsMatchCpu) {
     for (unsigned log_n = 0; log_n <= 14; ++log_n) {
       const Domain<Fr> domain(log_n, convention);
       const HostTables<Fr> tables = build_tables(domain);
-      const auto input = random_vector<Fr>(domain.size(), rng);
-      for (Op op : kOps) {
-        for (Order in : kOrders) {
-          for (Order out : kOrders) {
-            auto expected = input, actual = input;
-            cpu_apply(domain, op, expected, in, out);
-            emulate<Fr>(tables, op_steps(domain, op, in, out), actual);
-            const std::string context = std::string(name(convention)) + " 2^" +
-                                        std::to_string(log_n) + " " + name(op) + " " + name(in) +
-                                        "->" + name(out);
-            ASSERT_EQ(count_mismatches(expected, actual, context), 0u) << context;
-          }
-        }
-      }
+      expect_operations_match_cpu<Fr>(
+          domain, tables, random_vector<Fr>(domain.size(), rng), nullptr,
+          std::string(name(convention)) + " 2^" + std::to_string(log_n));
     }
   }
 }
@@ -84,19 +92,8 @@ TYPED_TEST(NttEmulation, FullTwiddleTableMatchesCpu) {
     const HostTables<Fr> tables = build_tables(domain, 4);
     const std::vector<Fr> half = half_twiddles(domain);
     ASSERT_EQ(half.size(), domain.size() / 2);
-    const auto input = random_vector<Fr>(domain.size(), rng);
-    for (Op op : kOps) {
-      for (Order in : kOrders) {
-        for (Order out : kOrders) {
-          auto expected = input, actual = input;
-          cpu_apply(domain, op, expected, in, out);
-          emulate<Fr>(tables, op_steps(domain, op, in, out), actual, half.data());
-          const std::string context = "full twiddles 2^" + std::to_string(log_n) + " " +
-                                      name(op) + " " + name(in) + "->" + name(out);
-          ASSERT_EQ(count_mismatches(expected, actual, context), 0u) << context;
-        }
-      }
-    }
+    expect_operations_match_cpu(domain, tables, random_vector<Fr>(domain.size(), rng), half.data(),
+                                "full twiddles 2^" + std::to_string(log_n));
   }
 }
 

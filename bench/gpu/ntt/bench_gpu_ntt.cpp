@@ -79,8 +79,9 @@ Options parse(int argc, char** argv) {
     } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
       o.log_sizes.push_back(unsigned(std::atoi(arg.c_str())));
     } else {
-      CUZK_INVALID_INPUT("bench_gpu_ntt: unknown argument '" + arg +
-                         "' (usage: [--json FILE] [--runs N] [--no-h] [--twiddles compact,full] [LOG_N ...])");
+      CUZK_INVALID_INPUT(
+          "bench_gpu_ntt: unknown argument '" + arg +
+          "' (usage: [--json FILE] [--runs N] [--no-h] [--twiddles compact,full] [LOG_N ...])");
     }
   }
   if (o.log_sizes.empty()) o.log_sizes = {20, 24, 27};
@@ -129,8 +130,7 @@ void bench_curve(const std::string& curve, const Options& o, nlohmann::json& res
   gpu::Stream stream;
   for (unsigned log_n : o.log_sizes) {
     for (gpu::ntt::TwiddleTables twiddles : o.twiddles) {
-      const std::string suffix =
-          twiddles == gpu::ntt::TwiddleTables::kFull ? "_full_twiddles" : "";
+      const std::string suffix = twiddles == gpu::ntt::TwiddleTables::kFull ? "_full_twiddles" : "";
       auto add = [&](const std::string& op_base, const Timing& t) {
         const std::string op = op_base + suffix;
         std::printf("%-24s %-10s 2^%-3u %10.3f %10.3f %10.3f %5d\n", op.c_str(), curve.c_str(),
@@ -165,8 +165,8 @@ void bench_curve(const std::string& curve, const Options& o, nlohmann::json& res
         const bool snarkjs = convention == Convention::kSnarkjs;
         add(snarkjs ? "h_snarkjs" : "h_bellman", time_on_stream(stream, o.runs, [&] {
               if (snarkjs) {
-                gpu::ntt::snarkjs_h_scalars<Fr>(domain, {a.data(), n}, {b.data(), n},
-                                                {c.data(), n}, stream);
+                gpu::ntt::snarkjs_h_scalars<Fr>(domain, {a.data(), n}, {b.data(), n}, {c.data(), n},
+                                                stream);
               } else {
                 gpu::ntt::bellman_h_coefficients<Fr>(domain, {a.data(), n}, {b.data(), n},
                                                      {c.data(), n}, stream);

@@ -162,8 +162,8 @@ ScaleArgs<Fr> resolve_scale(const HostTables<Fr>& tables, const Fr* base,
 // The arguments of one pass step against a copy of the tables at `base` and, when the domain
 // has one, of its full table at `half` (nullptr: none).
 template <class Fr>
-PassArgs<Fr> pass_args(const HostTables<Fr>& tables, const Fr* base, const Step<Fr>& step,
-                       Fr* data, const Fr* half = nullptr) {
+PassArgs<Fr> pass_args(const HostTables<Fr>& tables, const Fr* base, const Step<Fr>& step, Fr* data,
+                       const Fr* half = nullptr) {
   PassArgs<Fr> a;
   a.data = data;
   a.shape = step.shape;
