@@ -254,24 +254,6 @@ class Field {
 #endif
     return mul_portable(*this, o);
   }
-  // this·(a − b). On the device (fields inlining their products) the difference is not reduced:
-  // a + (p − b), in (0, 2p), goes into the Montgomery product as its word-scanned operand, which
-  // may take any value below 2^(64N) when the other one is below p (ptx::mont_mul), so the
-  // subtraction's correction step is saved. The NTT's decimation-in-frequency butterflies
-  // multiply each difference by a twiddle this way. Same result as *this * (a − b).
-  CUZK_FF_HOT constexpr Field times_difference(const Field& a, const Field& b) const {
-#if defined(__CUDA_ARCH__)
-    if constexpr (!kOutlinedDeviceProducts) {
-      if (!std::is_constant_evaluated()) {
-        DeviceWords x = to_words(*this), u = to_words(a), v = to_words(b), d, r;
-        ptx::add_modulus_minus<kWords>(d.w, u.w, v.w, modulus_words().w);
-        ptx::mont_mul<kWords, kModulusLowOneMax>(r.w, x.w, d.w, modulus_words().w, device_inv32());
-        return from_words(r);
-      }
-    }
-#endif
-    return *this * (a - b);
-  }
   // a·b − c·d. On the device and in the x86 kernels both products stay at double width and
   // share one Montgomery reduction (ptx:: and x86::mont_difference_of_products); elsewhere two
   // products and a subtraction, with the same result.

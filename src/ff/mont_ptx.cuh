@@ -295,10 +295,7 @@ CUZK_DEVICE void sub_words(uint32_t* r, const uint32_t* a, const uint32_t* b) {
 
 }  // namespace detail
 
-// r = a·b·2^(-32W) mod p, r fully reduced; r may alias a or b. inv = -p⁻¹ mod 2^32. a must be
-// fully reduced; b may be any W-word value: each step takes one of its words, and the bound
-// T < 2p holds whatever that word is (below), so b up to 2^(32W) − 1 still gives a·b < p·2^(32W)
-// and a fully reduced r (Field::times_difference passes unreduced differences).
+// r = a·b·2^(-32W) mod p, all fully reduced; r may alias a or b. inv = -p⁻¹ mod 2^32.
 //
 // CIOS Montgomery multiplication (Koç, Acar, Kaliski 1996) with the even/odd split of each
 // row of products into two accumulators, the arrangement of sppark's mont_t (ff/mont_t.cuh).
@@ -460,25 +457,6 @@ CUZK_DEVICE void mod_sub(uint32_t* r, const uint32_t* a, const uint32_t* b, cons
 #pragma unroll
   for (size_t k = 1; k < W; ++k) {
     asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r[k]) : "r"(d[k]), "r"(q[k]));
-  }
-}
-
-// r = a + (p − b), in (0, 2p) and not reduced: a difference for mont_mul's word-scanned operand
-// (Field::times_difference). p − b cannot borrow (b < p), and the sum stays below 2^(32W) by the
-// spare top bit. Cost: 2W add/sub.
-template <size_t W>
-CUZK_DEVICE void add_modulus_minus(uint32_t* r, const uint32_t* a, const uint32_t* b,
-                                   const uint32_t* p) {
-  uint32_t t[W];
-  asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(p[0]), "r"(b[0]));
-#pragma unroll
-  for (size_t k = 1; k < W; ++k) {
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[k]) : "r"(p[k]), "r"(b[k]));
-  }
-  asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r[0]) : "r"(t[0]), "r"(a[0]));
-#pragma unroll
-  for (size_t k = 1; k < W; ++k) {
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r[k]) : "r"(t[k]), "r"(a[k]));
   }
 }
 

@@ -30,14 +30,6 @@ struct DifferenceOfProductsOp {
     return F::difference_of_products(a, b, b, a - b);
   }
 };
-// b·(a − b) and a·(a − b) by Field::times_difference: differences on both sides of p before
-// the device's product reduces them.
-struct TimesDifferenceOp {
-  template <class F>
-  CUZK_HD F operator()(const F& a, const F& b) const {
-    return b.times_difference(a, b) + a.times_difference(a, b).dbl();
-  }
-};
 struct AddOp {
   template <class F>
   CUZK_HD F operator()(const F& a, const F& b) const {
@@ -201,14 +193,6 @@ TYPED_TEST_P(FieldDiffTest, DifferenceOfProducts) {
   expect_same_on_device(TypeParam::kName, "ab-cd", DifferenceOfProductsOp{}, a, b);
 }
 
-TYPED_TEST_P(FieldDiffTest, TimesDifference) {
-  CUZK_SKIP_WITHOUT_GPU();
-  using F = typename TypeParam::Field;
-  auto rng = cuzk::test::rng(std::string("gpu-times-difference-") + TypeParam::kName);
-  auto [a, b] = binary_inputs<F>(field_case_count(), rng);
-  expect_same_on_device(TypeParam::kName, "c(a-b)", TimesDifferenceOp{}, a, b);
-}
-
 TYPED_TEST_P(FieldDiffTest, Sqr) {
   CUZK_SKIP_WITHOUT_GPU();
   using F = typename TypeParam::Field;
@@ -249,8 +233,8 @@ TYPED_TEST_P(FieldDiffTest, Inverse) {
   expect_same_on_device(TypeParam::kName, "inverse", InverseOp{}, a);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(FieldDiffTest, Mul, MulReductionEdges, DifferenceOfProducts,
-                            TimesDifference, Sqr, Add, Sub, Neg, Inverse);
+REGISTER_TYPED_TEST_SUITE_P(FieldDiffTest, Mul, MulReductionEdges, DifferenceOfProducts, Sqr, Add,
+                            Sub, Neg, Inverse);
 
 // Fp2: products and squares, on pairs of base-field edge values and random elements.
 template <class Case>

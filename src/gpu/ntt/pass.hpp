@@ -192,12 +192,10 @@ CUZK_HD void pass_butterfly(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
   const Fr u = shared.load(f.lo_slot);
   Fr v = shared.load(f.hi_slot);
   if constexpr (kDif) {
+    Fr d = u - v;
+    if (f.twiddle_index != 0) d = d * load_element(a.column_twiddles + f.twiddle_index);
     shared.store(f.lo_slot, u + v);
-    // The difference goes into the product unreduced (Field::times_difference).
-    shared.store(f.hi_slot,
-                 f.twiddle_index != 0
-                     ? load_element(a.column_twiddles + f.twiddle_index).times_difference(u, v)
-                     : u - v);
+    shared.store(f.hi_slot, d);
   } else {
     if (f.twiddle_index != 0) v = v * load_element(a.column_twiddles + f.twiddle_index);
     shared.store(f.lo_slot, u + v);
