@@ -129,6 +129,17 @@ template <class Fr>
 void bench_curve(const std::string& curve, const Options& o, nlohmann::json& results) {
   gpu::Stream stream;
   for (unsigned log_n : o.log_sizes) {
+    // The vectors once per size, for every table kind (their values do not change timing).
+    const size_t n = size_t(1) << log_n;
+    auto a = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
+    fill_random(a, stream, 1);
+    gpu::DeviceBuffer<Fr> b, c;
+    if (o.h) {
+      b = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
+      c = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
+      fill_random(b, stream, 2);
+      fill_random(c, stream, 3);
+    }
     for (gpu::ntt::TwiddleTables twiddles : o.twiddles) {
       const std::string suffix = twiddles == gpu::ntt::TwiddleTables::kFull ? "_full_twiddles" : "";
       auto add = [&](const std::string& op_base, const Timing& t) {
@@ -145,9 +156,6 @@ void bench_curve(const std::string& curve, const Options& o, nlohmann::json& res
                            {"max_ms", t.max_ms},
                            {"runs", o.runs}});
       };
-      const size_t n = size_t(1) << log_n;
-      auto a = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
-      fill_random(a, stream, 1);
       {
         const DeviceDomain<Fr> domain(log_n, Convention::kSnarkjs, twiddles);
         gpu::ntt::NttConfig config;
@@ -156,10 +164,6 @@ void bench_curve(const std::string& curve, const Options& o, nlohmann::json& res
         add("ntt", time_on_stream(stream, o.runs, [&] { domain.forward({a.data(), n}, config); }));
       }
       if (!o.h) continue;
-      auto b = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
-      auto c = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
-      fill_random(b, stream, 2);
-      fill_random(c, stream, 3);
       for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
         const DeviceDomain<Fr> domain(log_n, convention, twiddles);
         const bool snarkjs = convention == Convention::kSnarkjs;
