@@ -71,6 +71,61 @@ TEST(GpuMsmHost, SignedDigitsEqualTheCpuLayer) {
   EXPECT_EQ(mismatches, 0u);
 }
 
+// Odd radices B = odd·2^c: every digit within [−B/2, B/2], the windows' digits recompose k
+// (mod r), the rest after them is zero, and the kernel's form (work::radix_digits, which skips
+// the words the rest has lost) writes the same digits into keys and values.
+template <class Scalar>
+void check_radix_digits(unsigned c, uint32_t odd, size_t& cases, size_t& mismatches) {
+  using ScalarInt = typename Scalar::Int;
+  auto rng = cuzk::test::rng("gpu-msm-radix-digits");
+  std::vector<ScalarInt> scalars = {ScalarInt::from_u64(0), ScalarInt::from_u64(1),
+                                    (-Scalar::one()).to_int()};
+  const Scalar half = Scalar::from_u64(2).inverse();  // (r + 1)/2
+  for (int64_t delta : {-2, -1, 0, 1}) {
+    scalars.push_back((half + Scalar::from_u64(uint64_t(delta + 2)) - Scalar::from_u64(2)).to_int());
+  }
+  for (int i = 0; i < 300; ++i) scalars.push_back(Scalar::random(rng).to_int());
+  const unsigned windows = radix_window_count<4>(Scalar::kModulus.limb, c, odd);
+  const int64_t radix = int64_t(odd) << c;
+  const KeyLayout layout{c, windows, 1, 0, odd};
+  for (const ScalarInt& k : scalars) {
+    ++cases;
+    RadixDigits<4> digits(k.limb, Scalar::kModulus.limb, c, odd);
+    std::vector<uint32_t> keys(windows), values(windows);
+    work::radix_digits<4>(k.limb, Scalar::kModulus.limb, unsigned(Scalar::kBits), 1, 0, true, 0,
+                          layout, 0, keys.data(), values.data());
+    Scalar sum = Scalar::zero(), weight = Scalar::one();
+    bool ok = true;
+    for (unsigned w = 0; w < windows; ++w) {
+      const int32_t d = digits.next();
+      ok = ok && 2 * int64_t(d < 0 ? -d : d) <= radix;
+      ok = ok && keys[w] == layout.key(d, w) && values[w] == KeyLayout::value(w, d);
+      const Scalar magnitude = Scalar::from_u64(uint64_t(d < 0 ? -d : d));
+      sum += (d < 0 ? -magnitude : magnitude) * weight;
+      weight *= Scalar::from_u64(uint64_t(radix));
+    }
+    ok = ok && sum == Scalar::from_int(k) && digits.next() == 0;
+    if (!ok && ++mismatches <= 3) {
+      ADD_FAILURE() << "radix " << odd << "·2^" << c << " does not recompose a scalar";
+    }
+  }
+}
+
+TEST(GpuMsmHost, OddRadixDigitsRecomposeTheScalar) {
+  size_t cases = 0, mismatches = 0;
+  // The radices the tables take, and narrow ones with many windows.
+  EXPECT_EQ(radix_window_count<4>(Fr::kModulus.limb, 20, 9), 11u);
+  EXPECT_EQ(radix_window_count<4>(bn254::Fr::kModulus.limb, 19, 17), 11u);
+  EXPECT_EQ(radix_window_count<4>(Fr::kModulus.limb, 24, 1), 11u);  // 2^264 ≥ r
+  for (const auto& [c, odd] : {std::pair{20u, 9u}, {19u, 17u}, {2u, 3u}, {7u, 5u}, {13u, 9u},
+                               {11u, 65535u}, {21u, 31u}}) {
+    check_radix_digits<Fr>(c, odd, cases, mismatches);
+    check_radix_digits<bn254::Fr>(c, odd, cases, mismatches);
+  }
+  report("host odd-radix digits recompose k", cases, mismatches);
+  EXPECT_EQ(mismatches, 0u);
+}
+
 TEST(GpuMsmHost, KeysRoundTripAndStayBelowTheSentinel) {
   size_t cases = 0, mismatches = 0;
   for (unsigned c : {2u, 5u, 13u, 16u, 20u}) {
@@ -128,6 +183,19 @@ TEST(GpuMsmHost, KeysRoundTripAndStayBelowTheSentinel) {
                         layout.base_index(17, 9, w) == (1 + w) * stride + 17;
         if (!ok) ++mismatches;
       }
+    }
+  }
+  // An odd radix 9·2^20: B/2 = 4718592 buckets, keys |d| up to it.
+  {
+    const KeyLayout layout{20, 11, 1000, 0, 9};
+    EXPECT_EQ(layout.set_buckets(), 4718592u);
+    EXPECT_EQ(layout.end_bit(), 23);
+    for (int32_t d : {-4718592, -1, 1, 4718591, 4718592}) {
+      ++cases;
+      const uint32_t key = layout.key(d, 3);
+      const bool ok = key < layout.sentinel() &&
+                      layout.bucket(key, 2) == 2 * 4718592ull + uint64_t(d < 0 ? -d : d) - 1;
+      if (!ok) ++mismatches;
     }
   }
   report("host key layout", cases, mismatches);
@@ -398,8 +466,21 @@ struct EmulationResult {
   bool total_ok = false;
 };
 
-// 2^(c·w)·b in the stand-in group: row w of a shifted table.
-Fr shifted_value(const Fr& b, unsigned c, unsigned w) { return b * Fr::from_u64(2).pow(c * w); }
+// B^w·b in the stand-in group, B = odd·2^c: row w of a shifted table.
+Fr shifted_value(const Fr& b, unsigned c, unsigned w, uint32_t odd = 1) {
+  return b * (Fr::from_u64(uint64_t(odd) << c)).pow(w);
+}
+
+// The digits of k that the windows of a plan read: bits for a power of two, RadixDigits for an
+// odd radix.
+std::vector<int32_t> plan_digits(const MsmPlan& plan, const Int& k) {
+  std::vector<int32_t> out(plan.windows);
+  RadixDigits<4> radix(k.limb, Fr::kModulus.limb, plan.c, plan.odd);
+  for (unsigned w = 0; w < plan.windows; ++w) {
+    out[w] = plan.odd == 1 ? signed_digit(k.limb, 4, plan.c, w) : radix.next();
+  }
+  return out;
+}
 
 // The launch sequence of msm_impl.cuh's run_msm, thread by thread, on the host; with `shifted`,
 // msm_shifted's (a table of shifted bases as shift_bases makes it, one shared bucket set).
@@ -408,7 +489,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
                             unsigned window_bits, size_t chunk_points, size_t sort_entries,
                             bool shifted = false, size_t partials_per_thread = kPartialsPerThread,
                             bool compact = false, size_t segment_buckets = 0,
-                            unsigned table_rows = 0) {
+                            unsigned table_rows = 0, uint32_t radix_odd = 1) {
   const size_t n = bases.size();
   // MsmConfig::scalar_counts, exact.
   size_t ones = 0, others = 0;
@@ -424,6 +505,10 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
                 .sort_entries_per_pass = sort_entries,
                 .shifted = shifted,
                 .table_rows = table_rows,
+                .radix_odd = radix_odd,
+                .radix_windows = radix_odd == 1 ? 0u
+                                                : radix_window_count<4>(Fr::kModulus.limb,
+                                                                        window_bits, radix_odd),
                 .partials_per_thread = partials_per_thread,
                 .segment_buckets = segment_buckets,
                 .counts = compact ? std::optional<ScalarCounts>(ScalarCounts{ones, others})
@@ -432,7 +517,9 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
   if (shifted) {
     table.resize(plan.table_rows * n);
     for (unsigned w = 1; w < plan.table_rows; ++w) {
-      for (size_t i = 0; i < n; ++i) table[w * n + i] = {shifted_value(bases[i].v, plan.c, w)};
+      for (size_t i = 0; i < n; ++i) {
+        table[w * n + i] = {shifted_value(bases[i].v, plan.c, w, plan.odd)};
+      }
     }
   }
   std::vector<FrBucket> buckets(plan.bucket_sets * plan.buckets_per_window, FrBucket::infinity());
@@ -480,6 +567,11 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
         for (size_t i = 0; i < size; ++i) {
           work::compact_digits(scalars[first].limb, 4, i, firsts[i], entries, layout, first_window,
                                keys.data(), values.data());
+        }
+      } else if (plan.odd != 1) {
+        for (size_t i = 0; i < size; ++i) {
+          work::radix_digits<4>(scalars[first + i].limb, Fr::kModulus.limb, 255, size, i, true,
+                                uint32_t(i), layout, first_window, keys.data(), values.data());
         }
       } else {
         for (size_t i = 0; i < size; ++i) {
@@ -542,13 +634,15 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
   // Each bucket against its direct sum.
   std::vector<Fr> expected(buckets.size(), Fr::zero());
   for (size_t i = 0; i < n; ++i) {
+    const std::vector<int32_t> digits = plan_digits(plan, scalars[i]);
     for (unsigned w = 0; w < plan.windows; ++w) {
-      const int32_t d = signed_digit(scalars[i].limb, 4, plan.c, w);
+      const int32_t d = digits[w];
       if (d == 0) continue;
       const size_t magnitude = size_t(d < 0 ? -d : d);
       const size_t set = shifted ? w / plan.table_rows : w;
-      const size_t b = (set << (plan.c - 1)) + magnitude - 1;
-      const Fr base = shifted ? shifted_value(bases[i].v, plan.c, w % plan.table_rows) : bases[i].v;
+      const size_t b = set * plan.buckets_per_window + magnitude - 1;
+      const Fr base = shifted ? shifted_value(bases[i].v, plan.c, w % plan.table_rows, plan.odd)
+                              : bases[i].v;
       expected[b] += d < 0 ? -base : base;
     }
   }
@@ -577,7 +671,7 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
     per_set = groups;
   }
   Fr acc = Fr::zero();
-  const Fr shift = Fr::from_u64(2).pow(plan.set_shift());
+  const Fr shift = Fr::from_u64(2).pow(plan.set_shift()) * Fr::from_u64(plan.set_odd_factor());
   for (unsigned w = plan.bucket_sets; w-- > 0;) acc = acc * shift + sums[w].v;
   Fr direct = Fr::zero();
   for (size_t i = 0; i < n; ++i) direct += Fr::from_int(scalars[i]) * bases[i].v;
@@ -597,6 +691,7 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
     bool compact = false;        // pairs from the scalar counts (MsmConfig::scalar_counts)
     size_t segment_buckets = 0;  // 0: the tuning table
     unsigned table_rows = 0;     // shifted: a partial table's rows (0: every window's)
+    uint32_t radix_odd = 1;      // shifted: the radix's odd factor
   };
   const std::vector<Case> cases = {
       {"random", 1, 0, 0, kSortEntriesPerPass},
@@ -647,6 +742,15 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
       {"random shifted, 3 rows, a pass a window", 3000, 24, 0, 3000, true, 8, false, 0, 3},
       {"all equal shifted, 2 rows", 20000, 0, 0, kSortEntriesPerPass, true, 8, false, 0, 2},
       {"near r shifted, 6 rows", 3000, 13, 0, kSortEntriesPerPass, true, 8, false, 0, 6},
+      {"random shifted, radix 9·2^20", 4097, 20, 0, kSortEntriesPerPass, true, 8, false, 0, 0, 9},
+      {"near r shifted, radix 9·2^20", 3000, 20, 0, kSortEntriesPerPass, true, 8, false, 0, 0, 9},
+      {"all equal shifted, radix 3·2^9, passes", 20000, 9, 0, 30000, true, 8, false, 0, 0, 3},
+      {"random shifted, radix 5·2^7, 4 rows", 4097, 7, 0, kSortEntriesPerPass, true, 8, false, 0,
+       4, 5},
+      {"0/1 mostly shifted, radix 17·2^11, 3 rows, passes", 20000, 11, 0, 30000, true, 8, false,
+       0, 3, 17},
+      {"random shifted, radix 9·2^13, 1 row", 3000, 13, 0, kSortEntriesPerPass, true, 8, false, 0,
+       1, 9},
   };
   size_t mismatches = 0;
   for (const Case& c : cases) {
@@ -672,7 +776,7 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
     }
     const EmulationResult r =
         emulate_msm(bases, scalars, c.c, c.chunk, c.sort_entries, c.shifted, c.partials_per_thread,
-                    c.compact, c.segment_buckets, c.table_rows);
+                    c.compact, c.segment_buckets, c.table_rows, c.radix_odd);
     const bool bad = r.bucket_mismatches != 0 || r.buckets_written_twice != 0 || !r.total_ok;
     mismatches += bad;
     if (bad) {

@@ -3,6 +3,7 @@
 //   bench_gpu_msm [--g1 20,22,24,26] [--g2 22,24] [--curves bls12_381,bn254]
 //                 [--shapes random,porep] [--runs 5] [--window c]
 //                 [--shifted 0,22,24 | --no-shifted] [--table-rows 0,4]
+//                 [--radix pow2,tuned,9x20]
 //                 [--accumulate-threads t]
 //                 [--accumulate-min-blocks b] [--sort-entries-per-pass e] [--segment-buckets L]
 //                 [--pinned-chunks 20,22,24] [--json out.json] [--commit abc1234] (default:
@@ -20,6 +21,9 @@
 // (once per key in a prover, so it is reported apart, not in the MSM's time). --table-rows
 // R,... (default 0: a row for every window) also makes partial tables of R rows, method
 // "shifted/R", with the window the tuning model picks for R rows when --shifted is 0.
+// --radix pow2,tuned,ODDxC (default pow2): the tables' radices; pow2 takes the windows of
+// --shifted, tuned the model's best radix (odd factors included), ODDxC the radix ODD·2^C;
+// method "shifted_odd" (and "shifted_odd/R") where the radix is not a power of two.
 // --pinned-chunks k,...: also msm with the bases in pinned host memory (a streamed key's MSM),
 // staged in chunks of 2^k points (0: the default chunk), method "pinned_2^k", and the plain
 // host-to-device copy of all the bases, method "copy_only" (the bound a streamed MSM cannot
@@ -37,6 +41,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -65,6 +70,7 @@ struct Options {
   unsigned window = 0;
   std::vector<unsigned> shifted = {0};     // windows of the shifted tables (0: tuned)
   std::vector<unsigned> table_rows = {0};  // rows of the shifted tables (0: every window's)
+  std::vector<std::string> radices = {"pow2"};  // the shifted tables' radices (shifted_radices)
   size_t accumulate_threads = 0;           // MsmConfig::accumulate_threads (0: tuning.hpp)
   unsigned accumulate_min_blocks = 0;      // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
   size_t sort_entries_per_pass = 0;        // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
@@ -150,28 +156,53 @@ nlohmann::json result_row(const char* curve, const char* op, unsigned log_n,
   return row;
 }
 
-// msm_shifted for each window of options.shifted: the table made once per window (timed), then
+// The radices of the shifted tables: per --radix entry, "pow2" gives 2^c for each window of
+// --shifted (0: the tuned window), "tuned" the model's best radix (tuning.hpp:
+// shifted_radix_for), "ODDxC" the radix ODD·2^C.
+template <class Curve>
+std::vector<gm::ShiftedRadix> shifted_radices(size_t n, unsigned rows, const Options& options) {
+  using Fr = typename Curve::Scalar;
+  std::vector<gm::ShiftedRadix> out;
+  for (const std::string& spec : options.radices) {
+    if (spec == "pow2") {
+      for (unsigned wanted : options.shifted) {
+        out.push_back({wanted != 0 ? wanted : gm::shifted_window_bits_for(n, Fr::kBits, rows), 1});
+      }
+    } else if (spec == "tuned") {
+      out.push_back(gm::shifted_radix_for(n, rows, [](unsigned c, uint32_t odd) {
+        return gm::shifted_windows<Curve>(c, odd);
+      }));
+    } else {
+      const size_t x = spec.find('x');
+      if (x == std::string::npos) throw std::invalid_argument("--radix " + spec);
+      out.push_back({unsigned(std::stoul(spec.substr(x + 1))), uint32_t(std::stoul(spec.substr(0, x)))});
+    }
+  }
+  return out;
+}
+
+// msm_shifted for each radix (shifted_radices): the table made once per radix (timed), then
 // every shape.
 template <class Curve>
 void bench_shifted(const char* curve, const char* op, unsigned log_n, const Options& options,
                    std::span<const ec::Affine<Curve>> bases, typename Curve::Scalar* scalars,
                    ec::Jacobian<Curve>* result, gpu::Stream& stream, nlohmann::json& results) {
-  using Fr = typename Curve::Scalar;
   using AffinePoint = ec::Affine<Curve>;
   const size_t n = bases.size();
   for (unsigned wanted_rows : options.table_rows) {
-    for (unsigned wanted : options.shifted) {
-      const unsigned c =
-          wanted != 0 ? wanted : gm::shifted_window_bits_for(n, Fr::kBits, wanted_rows);
-      const unsigned rows = gm::table_rows<Curve>(c, wanted_rows);
+    for (const gm::ShiftedRadix radix : shifted_radices<Curve>(n, wanted_rows, options)) {
+      const unsigned c = radix.c;
+      const unsigned windows = gm::shifted_windows<Curve>(c, radix.odd);
+      const unsigned rows = gm::table_rows<Curve>(c, wanted_rows, radix.odd);
       gm::MsmConfig config = tuned_config(options, stream);
-      const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config, rows);
+      const size_t bytes = gm::msm_shifted_workspace_bytes<Curve>(n, c, config, rows, radix.odd);
       const size_t table_bytes = size_t(rows) * n * sizeof(AffinePoint);
       const size_t needed = table_bytes + bytes + gm::shift_bases_workspace_bytes<Curve>(n);
       if (needed + (size_t(1) << 30) > gpu::free_device_memory()) {
         std::printf(
-            "# %s %s 2^%u shifted c=%u rows=%u: skipped, the table and workspace need %.1f GiB\n",
-            curve, op, log_n, c, rows, double(needed) / (1u << 30));
+            "# %s %s 2^%u shifted radix %u·2^%u rows=%u: skipped, the table and workspace need "
+            "%.1f GiB\n",
+            curve, op, log_n, radix.odd, c, rows, double(needed) / (1u << 30));
         continue;
       }
       auto table = gpu::DeviceBuffer<AffinePoint>::allocate_blocking(size_t(rows) * n);
@@ -180,18 +211,20 @@ void bench_shifted(const char* curve, const char* op, unsigned log_n, const Opti
       gpu::Event start(true), stop(true);
       start.record(stream);
       gm::shift_bases<Curve>(bases, c, {table.data(), table.size()},
-                             {shift_ws.data(), shift_ws.size()}, stream, rows);
+                             {shift_ws.data(), shift_ws.size()}, stream, rows, radix.odd);
       stop.record(stream);
       stop.synchronize();
       const double shift_ms = gpu::Event::elapsed_ms(start, stop);
       shift_ws = {};
       auto workspace = gpu::DeviceBuffer<std::byte>::allocate_blocking(bytes);
-      std::printf("# %s %s 2^%u shifted c=%u: %u of %u rows, table %.2f GiB made in %.0f ms\n",
-                  curve, op, log_n, c, rows, gm::shifted_windows<Curve>(c),
-                  double(table.size() * sizeof(AffinePoint)) / (1u << 30), shift_ms);
-      const gm::ShiftedBases<Curve> shifted{{table.data(), table.size()}, n, c, rows};
-      const std::string method =
-          rows < gm::shifted_windows<Curve>(c) ? "shifted/" + std::to_string(rows) : "shifted";
+      std::printf(
+          "# %s %s 2^%u shifted radix %u·2^%u: %u of %u rows, table %.2f GiB made in %.0f ms\n",
+          curve, op, log_n, radix.odd, c, rows, windows,
+          double(table.size() * sizeof(AffinePoint)) / (1u << 30), shift_ms);
+      const gm::ShiftedBases<Curve> shifted{{table.data(), table.size()}, n, c, rows, radix.odd};
+      // "shifted" for powers of two, "shifted_odd" for odd radices; "/R" for partial tables.
+      const std::string method = std::string(radix.odd == 1 ? "shifted" : "shifted_odd") +
+                                 (rows < windows ? "/" + std::to_string(rows) : "");
       for (const std::string& shape : options.shapes) {
         bench::make_device_scalars<Curve>(
             scalars, n, shape == "porep" ? bench::ScalarShape::kPorep : bench::ScalarShape::kRandom,
@@ -202,6 +235,7 @@ void bench_shifted(const char* curve, const char* op, unsigned log_n, const Opti
         print_row(curve, op, log_n, shape, method.c_str(), t, options.runs, bytes);
         nlohmann::json row =
             result_row(curve, op, log_n, shape, method.c_str(), t, options, c, bytes);
+        row["radix_odd"] = radix.odd;
         row["table_bytes"] = table.size() * sizeof(AffinePoint);
         row["table_rows"] = rows;
         row["shift_bases_ms"] = shift_ms;
@@ -372,6 +406,10 @@ int main(int argc, char** argv) {
   app.add_option("--table-rows", options.table_rows,
                  "rows of the shifted tables: fewer than their windows make partial tables, "
                  "method shifted/R (0: every window's; default 0)")
+      ->delimiter(',');
+  app.add_option("--radix", options.radices,
+                 "radices of the shifted tables: pow2 (2^c for each --shifted window), tuned "
+                 "(the model's best, odd factors included), ODDxC (ODD·2^C); default pow2")
       ->delimiter(',');
   app.add_option("--accumulate-threads", options.accumulate_threads,
                  "threads per accumulation launch (0: tuning table)");

@@ -21,8 +21,16 @@
 // A partial table of R rows (fewer than the windows) serves the windows in groups of R: window
 // w reads row w mod R and adds into bucket set ⌊w/R⌋, which then weighs 2^(c·R·⌊w/R⌋). A pass
 // never spans two groups, so its keys are |d| alone as well.
+//
+// Odd radices (shifted tables only). With one bucket set, the radix need not be a power of two:
+// B = odd·2^c (odd > 1) gives balanced digits d_w in [−B/2, B/2] and B/2 buckets, row w holding
+// B^w·P_i. Taking k − r for scalars above r/2 (negating every digit) halves what the digits
+// must reach, so W windows serve while B^W ≥ r: for BLS12-381's r, 11 windows of B = 9·2^20
+// (4.72 M buckets) where powers of two need c = 24 (8.39 M). The digits then come one after the
+// other (RadixDigits): each divides the rest of the scalar by B.
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 
 #include "util/hd.hpp"
@@ -58,21 +66,124 @@ CUZK_HD constexpr int32_t signed_digit(const uint64_t* limbs, unsigned limb_coun
   return raw + carry_in - (top << c);
 }
 
+// ⌊x·y / 2^64⌋.
+CUZK_HD uint64_t mul_high(uint64_t x, uint64_t y) {
+#if defined(__CUDA_ARCH__)
+  return __umul64hi(x, y);
+#else
+  return uint64_t((unsigned __int128)x * y >> 64);
+#endif
+}
+
+// The balanced digits of a scalar k < r in radix B = odd·2^shift (odd > 1 and below 2^16,
+// B ≤ 2^31), least significant first, one per next(): d in [−B/2, B/2] with Σ d_w·B^w ≡ k
+// (mod r). A scalar above r/2 is replaced by r − k and its digits negated, so that W digits
+// suffice where B^W ≥ r (radix_window_count); the rest after them is then zero.
+//
+// `active_words`: the 32-bit words a caller knows the rest to fit (on the device: a bound the
+// same for every lane, so that the division skips the words that have fallen off without
+// diverging); the division costs about four instructions per active word and digit.
+template <unsigned kLimbs>
+struct RadixDigits {
+  uint64_t k[kLimbs];
+  bool negated;
+  unsigned shift;
+  uint32_t odd;
+  uint64_t reciprocal;  // ⌈2^64 / odd⌉: exact quotients of numbers below odd·2^32
+
+  CUZK_HD RadixDigits(const uint64_t* limbs, const uint64_t* modulus, unsigned shift_bits,
+                      uint32_t odd_factor)
+      : shift(shift_bits), odd(odd_factor), reciprocal(~uint64_t(0) / odd_factor + 1) {
+    uint64_t rest[kLimbs];  // r − k
+    uint64_t borrow = 0;
+    for (unsigned i = 0; i < kLimbs; ++i) {
+      const uint64_t a = modulus[i], b = limbs[i];
+      rest[i] = a - b - borrow;
+      borrow = (a < b || (a == b && borrow != 0)) ? 1 : 0;
+    }
+    // r − k < k, compared from the top limb.
+    bool less = false, decided = false;
+    for (unsigned i = kLimbs; i-- > 0;) {
+      if (!decided && rest[i] != limbs[i]) {
+        less = rest[i] < limbs[i];
+        decided = true;
+      }
+    }
+    negated = less;
+    for (unsigned i = 0; i < kLimbs; ++i) k[i] = negated ? rest[i] : limbs[i];
+  }
+
+  CUZK_HD int32_t next(unsigned active_words = 2 * kLimbs) {
+    const uint64_t low = k[0] & ((uint64_t(1) << shift) - 1);
+    for (unsigned i = 0; i < kLimbs; ++i) {
+      k[i] = (k[i] >> shift) | (i + 1 < kLimbs ? k[i + 1] << (64 - shift) : 0);
+    }
+    // k / odd by 32-bit words from the top, each quotient from the reciprocal.
+    uint64_t rem = 0;
+    for (unsigned word = 2 * kLimbs; word-- > 0;) {
+      if (word >= active_words) continue;
+      const unsigned limb = word / 2, at = 32 * (word % 2);
+      const uint64_t current = (rem << 32) | ((k[limb] >> at) & 0xffffffffu);
+      const uint64_t q = mul_high(current, reciprocal);
+      rem = current - q * odd;
+      k[limb] = (k[limb] & ~(uint64_t(0xffffffffu) << at)) | (q << at);
+    }
+    const uint64_t radix = uint64_t(odd) << shift;
+    int64_t d = int64_t(low + (rem << shift));
+    if (uint64_t(d) > radix / 2) {
+      d -= int64_t(radix);
+      for (unsigned i = 0; i < kLimbs; ++i) {  // k += 1
+        if (++k[i] != 0) break;
+      }
+    }
+    return int32_t(negated ? -d : d);
+  }
+};
+
+// Windows of an odd radix B = odd·2^shift for scalars below `modulus`: the least W with
+// B^W ≥ r (RadixDigits), found with integers of kLimbs + 1 limbs.
+template <unsigned kLimbs>
+constexpr unsigned radix_window_count(const uint64_t* modulus, unsigned shift, uint32_t odd) {
+  const uint64_t radix = uint64_t(odd) << shift;
+  uint64_t power[kLimbs + 2] = {1};
+  for (unsigned windows = 1;; ++windows) {
+    unsigned __int128 carry = 0;
+    for (unsigned i = 0; i < kLimbs + 2; ++i) {
+      const unsigned __int128 t = (unsigned __int128)power[i] * radix + carry;
+      power[i] = uint64_t(t);
+      carry = t >> 64;
+    }
+    bool at_least = power[kLimbs] != 0 || power[kLimbs + 1] != 0;
+    bool decided = at_least;
+    for (unsigned i = kLimbs; i-- > 0 && !decided;) {
+      if (power[i] != modulus[i]) {
+        at_least = power[i] > modulus[i];
+        decided = true;
+      }
+    }
+    if (!decided || at_least) return windows;  // equal counts as reaching r
+  }
+}
+
 // Keys of one pass of `windows_in_pass` windows of width c.
 struct KeyLayout {
   unsigned c;
   unsigned windows_in_pass;
   // Shifted bases: the table's row stride (the number of points, below 2^31); 0 for plain
-  // bases, one bucket set per window. (32 bits keep the layout at 16 bytes: the accumulation
-  // kernels carry it.)
+  // bases, one bucket set per window. (32 bits keep the layout small: the accumulation kernels
+  // carry it.)
   uint32_t shifted_stride = 0;
   // Shifted bases: the window that row 0 stands for in this pass, the first of its group of
   // rows in a partial table (0 for a table with a row for every window).
   unsigned row_base = 0;
+  // Shifted bases: the odd factor of the radix odd·2^c (1: the power of two 2^c).
+  uint32_t odd = 1;
 
   CUZK_HD constexpr bool shifted() const { return shifted_stride != 0; }
+  // Shifted bases: the buckets of a set, B/2 for the radix B.
+  CUZK_HD constexpr uint32_t set_buckets() const { return odd << (c - 1); }
   CUZK_HD constexpr uint32_t sentinel() const {
-    return shifted() ? (uint32_t(1) << (c - 1)) + 1 : uint32_t(windows_in_pass) << c;
+    return shifted() ? set_buckets() + 1 : uint32_t(windows_in_pass) << c;
   }
   // Radix sort bits [0, end_bit) cover every key, the sentinel included.
   constexpr int end_bit() const { return int(std::bit_width(sentinel())); }
@@ -90,13 +201,13 @@ struct KeyLayout {
   CUZK_HD static constexpr uint32_t value(uint32_t base_index, int32_t digit) {
     return base_index | (digit < 0 ? kNegativeFlag : 0u);
   }
-  // The bucket of a (non-sentinel) key in a bucket array of sets of 2^(c−1) buckets, bucket j
-  // of a set holding the bases of digit ±(j + 1), the pass's first window adding into set
-  // first_set: with plain bases a set per window (key >> c counts windows from the pass's
-  // first), with shifted bases one set for the whole pass.
+  // The bucket of a (non-sentinel) key in a bucket array of sets of 2^(c−1) buckets (B/2 with
+  // shifted bases), bucket j of a set holding the bases of digit ±(j + 1), the pass's first
+  // window adding into set first_set: with plain bases a set per window (key >> c counts
+  // windows from the pass's first), with shifted bases one set for the whole pass.
   CUZK_HD constexpr uint64_t bucket(uint32_t key, unsigned first_set) const {
+    if (shifted()) return uint64_t(first_set) * set_buckets() + key - 1;
     const uint64_t magnitude = key & ((uint32_t(1) << c) - 1);
-    if (shifted()) return (uint64_t(first_set) << (c - 1)) + magnitude - 1;
     const uint64_t window = first_set + (key >> c);
     return (window << (c - 1)) + magnitude - 1;
   }

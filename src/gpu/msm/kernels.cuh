@@ -24,8 +24,9 @@
 //                    run sums (where the two steps above wrote) added into the buckets
 //   reduce_segments  per (window, segment of L buckets): Σ_j (j + 1)·B_j by running sums
 //   sum_groups       segment results summed 32 at a time (a warp's tree) down to one per window
-//   horner           Σ_s 2^(shift·s)·S_s over the bucket sets (shift c per window, c·R per
-//                    group of a partial shifted table's R rows), plus an optional addend
+//   horner           Σ_s B^s·S_s over the bucket sets (B = 2^c per window, the radix to the
+//                    R-th power per group of a partial shifted table's R rows), plus an
+//                    optional addend
 // A bucket receives at most one read-modify-write per launch, from the thread in whose range
 // its run (or run of partials) begins, so no atomics are needed; launches on one stream are
 // ordered.
@@ -94,6 +95,20 @@ __global__ void fill_infinity_words(Point* points, size_t count) {
 // memory cost 19% of the kernel: 0.639 → 0.760 ms at 2^24, H200), or Montgomery-form elements
 // (Fr), each then made an integer here (one product), which spares to_canonical's kernel and
 // pass over the scalars.
+// Shifted tables of an odd radix (layout.odd > 1) make their digits by division instead
+// (work::radix_digits).
+template <class Fr, size_t I>
+inline constexpr uint64_t kScalarModulusLimb = Fr::kModulus.limb[I];
+
+template <class Fr, size_t... I>
+__device__ void radix_digits_of(const uint64_t* limbs, std::index_sequence<I...>, size_t count,
+                                size_t i, bool live, uint32_t index, const KeyLayout& layout,
+                                unsigned first_window, uint32_t* keys, uint32_t* values) {
+  const uint64_t modulus[] = {kScalarModulusLimb<Fr, I>...};
+  work::radix_digits<Fr::kLimbs>(limbs, modulus, unsigned(Fr::kBits), count, i, live, index,
+                                 layout, first_window, keys, values);
+}
+
 template <class Fr, class Scalar>
 __global__ void digits(const Scalar* scalars, size_t count, const uint32_t* device_count,
                        const uint32_t* index_map, KeyLayout layout, unsigned first_window,
@@ -102,12 +117,19 @@ __global__ void digits(const Scalar* scalars, size_t count, const uint32_t* devi
   if (i >= count) return;
   const bool live = device_count == nullptr || i < *device_count;
   const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
+  const auto make = [&](const uint64_t* limbs) {
+    if (layout.odd > 1) {
+      radix_digits_of<Fr>(limbs, std::make_index_sequence<Fr::kLimbs>{}, count, i, live, index,
+                          layout, first_window, keys, values);
+    } else {
+      work::digits(limbs, Fr::kLimbs, count, i, live, index, layout, first_window, keys, values);
+    }
+  };
   if constexpr (std::is_same_v<Scalar, Fr>) {
     const typename Fr::Int k = live ? scalars[index].to_int() : typename Fr::Int{};
-    work::digits(k.limb, Fr::kLimbs, count, i, live, index, layout, first_window, keys, values);
+    make(k.limb);
   } else {
-    work::digits(scalars[index].limb, Fr::kLimbs, count, i, live, index, layout, first_window, keys,
-                 values);
+    make(scalars[index].limb);
   }
 }
 
@@ -284,11 +306,13 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 // Jacobian coordinates (2M + 5S). One thread: about W·c doublings in sequence.
 template <class Curve>
 __global__ void horner(const ec::Xyzz<Curve>* window_sums, unsigned windows, unsigned shift,
-                       const ec::Xyzz<Curve>* addend, ec::Jacobian<Curve>* result) {
+                       uint64_t odd_factor, const ec::Xyzz<Curve>* addend,
+                       ec::Jacobian<Curve>* result) {
   if (thread_index() != 0) return;
   ec::Jacobian<Curve> acc = ec::Jacobian<Curve>::infinity();
   for (unsigned w = windows; w-- > 0;) {
     if (!acc.is_infinity()) {
+      if (odd_factor > 1) acc = work::small_multiple(acc, odd_factor);
       for (unsigned k = 0; k < shift; ++k) acc = acc.dbl();
     }
     acc = acc + window_sums[w].to_jacobian();
@@ -312,19 +336,20 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
                                                                    selection);
 }
 
-// One row of a shifted table: out[j] = 2^c·in[j] for j < count. Thread t takes
-// kShiftPointsPerThread consecutive points: c doublings each in Jacobian coordinates (kept in
-// `scratch`), then one inversion for all of them (ec::batch_to_affine). Infinity stays
-// infinity.
+// One row of a shifted table: out[j] = B·in[j] for j < count, B = odd·2^c. Thread t takes
+// kShiftPointsPerThread consecutive points: a multiplication by odd and c doublings each in
+// Jacobian coordinates (kept in `scratch`), then one inversion for all of them
+// (ec::batch_to_affine). Infinity stays infinity.
 template <class Curve>
 __global__ void __launch_bounds__(kThreadsPerBlock)
-    shift_row(const ec::Affine<Curve>* in, size_t count, unsigned c, ec::Jacobian<Curve>* scratch,
-              ec::Affine<Curve>* out) {
+    shift_row(const ec::Affine<Curve>* in, size_t count, unsigned c, uint32_t odd,
+              ec::Jacobian<Curve>* scratch, ec::Affine<Curve>* out) {
   const size_t first = thread_index() * kShiftPointsPerThread;
   if (first >= count) return;
   const size_t last = first + kShiftPointsPerThread < count ? first + kShiftPointsPerThread : count;
   for (size_t j = first; j < last; ++j) {
     ec::Jacobian<Curve> q = ec::Jacobian<Curve>::from_affine(in[j]);
+    if (odd > 1) q = work::small_multiple(q, odd);
     for (unsigned k = 0; k < c; ++k) q = q.dbl();
     scratch[j] = q;
   }

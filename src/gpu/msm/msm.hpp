@@ -123,21 +123,29 @@ void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curv
 // rows take 11 windows of c = 24 in 3 sets, where the plain MSM has 12 of c = 22 in 12
 // (tuning.hpp: shifted_cost). Row 0 is the bases themselves: a caller holding them in VRAM
 // already can make the table where they lie (see shift_bases).
+//
+// The radix need not be a power of two: with `odd` > 1 it is B = odd·2^c, row w holds B^w·P_i
+// and the one bucket set has B/2 buckets (digits.hpp, "Odd radices"). For BLS12-381, B = 9·2^20
+// takes 11 windows, as c = 24 does, with 4.72 M buckets instead of 8.39 M
+// (tuning.hpp: kShiftedRadixOdd).
 template <class Curve>
 struct ShiftedBases {
-  std::span<const ec::Affine<Curve>> table;  // device memory, table_rows(c, rows)·n points
+  std::span<const ec::Affine<Curve>> table;  // device memory, table_rows(c, rows, odd)·n points
   size_t n = 0;                              // bases (and scalars)
   unsigned c = 0;                            // the window the table was made for
-  unsigned rows = 0;                         // rows of a partial table; 0: shifted_windows(c)
+  unsigned rows = 0;  // rows of a partial table; 0: shifted_windows(c, odd)
+  uint32_t odd = 1;   // the radix's odd factor: the table's rows are (odd·2^c)^w·P
 };
 
+// The windows of radix odd·2^c for the scalars of Curve: ⌊bits/c⌋ + 1 for a power of two, the
+// least W with B^W ≥ r for an odd radix.
 template <class Curve>
-unsigned shifted_windows(unsigned c);
+unsigned shifted_windows(unsigned c, uint32_t odd = 1);
 
-// The rows a table of window c holds: `rows`, at most shifted_windows(c); 0 for all of them.
+// The rows a table of radix odd·2^c holds: `rows`, at most shifted_windows(c, odd); 0 for all.
 template <class Curve>
-unsigned table_rows(unsigned c, unsigned rows) {
-  const unsigned windows = shifted_windows<Curve>(c);
+unsigned table_rows(unsigned c, unsigned rows, uint32_t odd = 1) {
+  const unsigned windows = shifted_windows<Curve>(c, odd);
   return rows == 0 || rows > windows ? windows : rows;
 }
 
@@ -145,20 +153,21 @@ unsigned table_rows(unsigned c, unsigned rows) {
 template <class Curve>
 size_t shift_bases_workspace_bytes(size_t n);
 
-// Fills `table` (device, at least table_rows(c, rows)·n points) from the device-resident bases,
-// on `stream`; c in [kMinWindowBits, kMaxShiftedWindowBits]. Row 0 is copied from `bases`
-// unless they are the table's first n points already (a buffer made with room for the rows
-// after the bases).
+// Fills `table` (device, at least table_rows(c, rows, odd)·n points) from the device-resident
+// bases, on `stream`; c in [kMinWindowBits, kMaxShiftedWindowBits], and an odd factor of the
+// radix (1, or odd below 2^16 with odd·2^c ≤ 2^kMaxShiftedWindowBits). Row 0 is copied from
+// `bases` unless they are the table's first n points already (a buffer made with room for the
+// rows after the bases).
 template <class Curve>
 void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
                  std::span<ec::Affine<Curve>> table, std::span<std::byte> workspace,
-                 cudaStream_t stream, unsigned rows = 0);
+                 cudaStream_t stream, unsigned rows = 0, uint32_t odd = 1);
 
-// Uses config.stream, config.scalars and config.sort_entries_per_pass; the window and rows are
+// Uses config.stream, config.scalars and config.sort_entries_per_pass; the radix and rows are
 // the table's (config.window_bits is not read); the table must be on the device.
 template <class Curve>
 size_t msm_shifted_workspace_bytes(size_t n, unsigned c, const MsmConfig& config,
-                                   unsigned rows = 0);
+                                   unsigned rows = 0, uint32_t odd = 1);
 
 template <class Curve>
 void msm_shifted(const ShiftedBases<Curve>& bases, std::span<const typename Curve::Scalar> scalars,

@@ -81,6 +81,18 @@ inline void check_workspace(const char* what, std::span<std::byte> workspace, si
   }
 }
 
+// An odd factor of a shifted table's radix odd·2^c: 1, or odd, below 2^16, with the radix at
+// most 2^kMaxShiftedWindowBits (its B/2 buckets, like 2^(c−1)'s, within a few GB).
+inline void check_radix(const char* what, unsigned c, uint32_t odd) {
+  if (odd == 1) return;
+  if (odd % 2 == 0 || odd >= (1u << 16) || c > kMaxShiftedWindowBits ||
+      (uint64_t(odd) << c) > (uint64_t(1) << kMaxShiftedWindowBits)) {
+    CUZK_INVALID_INPUT(std::string(what) + ": a radix of " + std::to_string(odd) + "·2^" +
+                       std::to_string(c) + "; the odd factor must be odd and below 2^16, the " +
+                       "radix at most 2^" + std::to_string(kMaxShiftedWindowBits));
+  }
+}
+
 inline void check_stream(const char* what, const MsmConfig& config) {
   if (config.bases == Location::kPinnedHost && config.copy_stream == nullptr) {
     CUZK_INVALID_INPUT(std::string(what) + ": bases in pinned host memory need a copy stream");
@@ -208,24 +220,34 @@ size_t resident_threads(KernelOf kernel) {
   return size_t(blocks) * size_t(multiprocessors) * kThreadsPerBlock;
 }
 
-// shifted_c: the window of a shifted table (msm_shifted), 0 for plain bases; shifted_rows: its
-// rows (0: one for every window); counts: a counted msm's (PlanRequest::counts); accumulate:
+// The table of msm_shifted: its window c (0 for plain bases), its rows (0: one for every window)
+// and its radix's odd factor (the radix is odd·2^c).
+struct ShiftedShape {
+  unsigned c = 0;
+  unsigned rows = 0;
+  uint32_t odd = 1;
+  bool shifted() const { return c != 0; }
+};
+
+// shifted: the table's shape (msm_shifted), none for plain bases; counts: a counted msm's (PlanRequest::counts); accumulate:
 // the accumulation kernel the caller has selected already (nullptr: selected here, where there
 // is a device, for its occupancy).
 template <class Curve>
-MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
-                   ScalarDensity density = ScalarDensity::kDense, unsigned shifted_rows = 0,
+MsmSetup setup_msm(size_t n, const MsmConfig& config, ShiftedShape shifted = {},
+                   ScalarDensity density = ScalarDensity::kDense,
                    std::optional<ScalarCounts> counts = std::nullopt,
                    AccumulateKernel<Curve> accumulate = nullptr) {
   const bool pinned = config.bases == Location::kPinnedHost;
   MsmSetup s;
   PlanRequest request;
-  request.window_bits = shifted_c != 0 ? shifted_c : config.window_bits;
+  request.window_bits = shifted.shifted() ? shifted.c : config.window_bits;
   if (pinned) {
     request.chunk_points = config.chunk_points != 0 ? config.chunk_points : kDefaultChunkPoints;
   }
-  request.shifted = shifted_c != 0;
-  request.table_rows = shifted_rows;
+  request.shifted = shifted.shifted();
+  request.table_rows = shifted.rows;
+  request.radix_odd = shifted.odd;
+  if (shifted.odd != 1) request.radix_windows = shifted_windows<Curve>(shifted.c, shifted.odd);
   if (config.sort_entries_per_pass != 0) {
     request.sort_entries_per_pass = config.sort_entries_per_pass;
   } else if (request.shifted) {
@@ -251,7 +273,7 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, unsigned shifted_c = 0,
   // plain msm keeps the room for Montgomery scalars even where the digits convert, since its
   // caller may size the workspace without the scalar counts it then passes (run_msm converts
   // counted scalars into the workspace).
-  const bool digits_convert = shifted_c != 0 && s.plan.passes == 1 && s.plan.chunks == 1;
+  const bool digits_convert = shifted.shifted() && s.plan.passes == 1 && s.plan.chunks == 1;
   const bool integers = config.scalar_index != nullptr ||
                         (config.scalars == ScalarForm::kMontgomery && !digits_convert);
   LayoutBuilder builder;
@@ -268,14 +290,13 @@ SelectionLayout setup_selection(size_t n, const MsmConfig& config) {
 }
 
 // The MSM proper. index_map/device_count: the classified path's "others" (device-resident
-// bases only); addend: added to the result (the classified path's sum of ones); shifted_c:
-// `bases` is a shifted table of that window (msm_shifted) and shifted_rows rows (0: every
-// window's), 0 for plain bases.
+// bases only); addend: added to the result (the classified path's sum of ones); shifted: the
+// shape of the table `bases` is (msm_shifted), none for plain bases.
 template <class Curve>
 void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scalars, size_t n,
              const uint32_t* index_map, const uint32_t* device_count, const ec::Xyzz<Curve>* addend,
              ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config,
-             unsigned shifted_c = 0, unsigned shifted_rows = 0) {
+             ShiftedShape shifted = {}) {
   using Fr = typename Curve::Scalar;
   using Xyzz = ec::Xyzz<Curve>;
   using AffinePoint = ec::Affine<Curve>;
@@ -284,16 +305,17 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       accumulate_min_blocks(config), config.accumulate_sums == SumStorage::kShared);
   // The scalar counts (compact pairs, the sparse window table): plain msm only, not the
   // classified path's index map nor a shifted table.
-  const bool counted = config.scalar_counts.has_value() && index_map == nullptr && shifted_c == 0;
+  const bool counted =
+      config.scalar_counts.has_value() && index_map == nullptr && !shifted.shifted();
   const MsmSetup setup = setup_msm<Curve>(
-      n, config, shifted_c, counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense,
-      shifted_rows, counted ? config.scalar_counts : std::nullopt, accumulate);
+      n, config, shifted, counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense,
+      counted ? config.scalar_counts : std::nullopt, accumulate);
   const MsmPlan& plan = setup.plan;
   const MsmLayout& l = setup.layout;
   check_workspace("gpu msm", workspace, l.total);
   const cudaStream_t stream = config.stream;
   if (n == 0) {
-    kernels::horner<Curve><<<1, 1, 0, stream>>>(nullptr, 0, plan.c, addend, result);
+    kernels::horner<Curve><<<1, 1, 0, stream>>>(nullptr, 0, plan.c, 1, addend, result);
     CUZK_CHECK_LAUNCH();
     return;
   }
@@ -443,7 +465,8 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
     src = 1 - src;
   }
   kernels::horner<Curve>
-      <<<1, 1, 0, stream>>>(sums[src], plan.bucket_sets, plan.set_shift(), addend, result);
+      <<<1, 1, 0, stream>>>(sums[src], plan.bucket_sets, plan.set_shift(), plan.set_odd_factor(),
+                            addend, result);
   CUZK_CHECK_LAUNCH();
 }
 
@@ -530,7 +553,7 @@ ClassifiedLayout layout_classified(size_t n, const MsmConfig& config) {
 template <class Curve>
 size_t msm_workspace_bytes(size_t n, const MsmConfig& config) {
   const auto total = [&](ScalarDensity density) {
-    return detail::setup_msm<Curve>(n, config, 0, density, 0, config.scalar_counts).layout.total;
+    return detail::setup_msm<Curve>(n, config, {}, density, config.scalar_counts).layout.total;
   };
   if (config.scalar_counts) return total(detail::density_of(n, config.scalar_counts));
   return std::max(total(ScalarDensity::kDense), total(ScalarDensity::kSparse));
@@ -548,8 +571,10 @@ void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curv
 }
 
 template <class Curve>
-unsigned shifted_windows(unsigned c) {
-  return window_count(unsigned(Curve::Scalar::kBits), c);
+unsigned shifted_windows(unsigned c, uint32_t odd) {
+  if (odd == 1) return window_count(unsigned(Curve::Scalar::kBits), c);
+  detail::check_radix("gpu msm", c, odd);
+  return radix_window_count<Curve::Scalar::kLimbs>(Curve::Scalar::kModulus.limb, c, odd);
 }
 
 template <class Curve>
@@ -560,7 +585,7 @@ size_t shift_bases_workspace_bytes(size_t n) {
 template <class Curve>
 void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
                  std::span<ec::Affine<Curve>> table, std::span<std::byte> workspace,
-                 cudaStream_t stream, unsigned rows) {
+                 cudaStream_t stream, unsigned rows, uint32_t odd) {
   using AffinePoint = ec::Affine<Curve>;
   const size_t n = bases.size();
   if (c < kMinWindowBits || c > kMaxShiftedWindowBits) {
@@ -568,7 +593,8 @@ void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
                        std::to_string(kMinWindowBits) + ".." +
                        std::to_string(kMaxShiftedWindowBits));
   }
-  const unsigned made_rows = table_rows<Curve>(c, rows);
+  detail::check_radix("gpu shift_bases", c, odd);
+  const unsigned made_rows = table_rows<Curve>(c, rows, odd);
   if (table.size() < size_t(made_rows) * n) {
     CUZK_INVALID_INPUT("gpu shift_bases: a table of " + std::to_string(table.size()) + " points; " +
                        std::to_string(made_rows) + " x " + std::to_string(n) + " are needed");
@@ -585,7 +611,7 @@ void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
       const size_t size = std::min(kShiftChunkPoints, n - first);
       const size_t threads = div_up(size, kShiftPointsPerThread);
       kernels::shift_row<Curve><<<kernels::blocks_for(threads), kThreadsPerBlock, 0, stream>>>(
-          table.data() + size_t(row - 1) * n + first, size, c, scratch,
+          table.data() + size_t(row - 1) * n + first, size, c, odd, scratch,
           table.data() + size_t(row) * n + first);
       CUZK_CHECK_LAUNCH();
     }
@@ -593,9 +619,10 @@ void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
 }
 
 template <class Curve>
-size_t msm_shifted_workspace_bytes(size_t n, unsigned c, const MsmConfig& config, unsigned rows) {
+size_t msm_shifted_workspace_bytes(size_t n, unsigned c, const MsmConfig& config, unsigned rows,
+                                   uint32_t odd) {
   if (c == 0) CUZK_INVALID_INPUT("gpu msm_shifted: the table's window must be given");
-  return detail::setup_msm<Curve>(n, config, c, ScalarDensity::kDense, rows).layout.total;
+  return detail::setup_msm<Curve>(n, config, {c, rows, odd}).layout.total;
 }
 
 template <class Curve>
@@ -613,14 +640,15 @@ void msm_shifted(const ShiftedBases<Curve>& bases, std::span<const typename Curv
     CUZK_INVALID_INPUT("gpu msm_shifted: the table must be resident on the device");
   }
   if (bases.c == 0) CUZK_INVALID_INPUT("gpu msm_shifted: the table's window must be given");
-  if (bases.table.size() < size_t(table_rows<Curve>(bases.c, bases.rows)) * bases.n) {
+  const unsigned rows = table_rows<Curve>(bases.c, bases.rows, bases.odd);
+  if (bases.table.size() < size_t(rows) * bases.n) {
     CUZK_INVALID_INPUT("gpu msm_shifted: a table of " + std::to_string(bases.table.size()) +
                        " points is too small for " + std::to_string(bases.n) +
-                       " bases at a window of " + std::to_string(bases.c) + " bits in " +
-                       std::to_string(table_rows<Curve>(bases.c, bases.rows)) + " rows");
+                       " bases at a radix of " + std::to_string(bases.odd) + "·2^" +
+                       std::to_string(bases.c) + " in " + std::to_string(rows) + " rows");
   }
   detail::run_msm<Curve>(bases.table.data(), scalars.data(), bases.n, nullptr, nullptr, nullptr,
-                         result, workspace, config, bases.c, bases.rows);
+                         result, workspace, config, {bases.c, bases.rows, bases.odd});
 }
 
 // The XYZZ sum first, then the selection's own workspace.
@@ -644,7 +672,7 @@ void sum_selected(std::span<const ec::Affine<Curve>> bases, const uint64_t* sele
   auto* sum = reinterpret_cast<Xyzz*>(workspace.data());
   detail::run_selection<Curve>(bases.data(), bases.size(), selection, sum,
                                workspace.subspan(sum_slot_bytes<Curve>()), config);
-  kernels::horner<Curve><<<1, 1, 0, config.stream>>>(nullptr, 0, 1, sum, result);
+  kernels::horner<Curve><<<1, 1, 0, config.stream>>>(nullptr, 0, 1, 1, sum, result);
   CUZK_CHECK_LAUNCH();
 }
 
@@ -756,13 +784,13 @@ void msm_with_classification(std::span<const ec::Affine<Curve>> bases,
   template void msm<Curve>(std::span<const ec::Affine<Curve>>,                                     \
                            std::span<const typename Curve::Scalar>, ec::Jacobian<Curve>*,          \
                            std::span<std::byte>, const MsmConfig&);                                \
-  template unsigned shifted_windows<Curve>(unsigned);                                              \
+  template unsigned shifted_windows<Curve>(unsigned, uint32_t);                                  \
   template size_t shift_bases_workspace_bytes<Curve>(size_t);                                      \
   template void shift_bases<Curve>(std::span<const ec::Affine<Curve>>, unsigned,                   \
                                    std::span<ec::Affine<Curve>>, std::span<std::byte>,             \
-                                   cudaStream_t, unsigned);                                        \
+                                   cudaStream_t, unsigned, uint32_t);                              \
   template size_t msm_shifted_workspace_bytes<Curve>(size_t, unsigned, const MsmConfig&,           \
-                                                     unsigned);                                    \
+                                                     unsigned, uint32_t);                          \
   template void msm_shifted<Curve>(const ShiftedBases<Curve>&,                                     \
                                    std::span<const typename Curve::Scalar>, ec::Jacobian<Curve>*,  \
                                    std::span<std::byte>, const MsmConfig&);                        \

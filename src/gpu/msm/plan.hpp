@@ -22,7 +22,9 @@ struct MsmPlan {
   size_t chunk_points = 0;  // points per chunk: n when the bases are on the device
   size_t chunks = 0;
   unsigned c = 0;                 // window width
-  unsigned windows = 0;           // ⌊scalar_bits/c⌋ + 1
+  // Shifted bases: the odd factor of the radix odd·2^c (digits.hpp); 1 for powers of two.
+  uint32_t odd = 1;
+  unsigned windows = 0;           // ⌊scalar_bits/c⌋ + 1; radix_window_count for odd radices
   unsigned windows_per_pass = 0;  // windows sorted together
   unsigned passes = 0;
   bool shifted = false;  // bases pre-shifted per window (msm_shifted)
@@ -33,7 +35,7 @@ struct MsmPlan {
   // accumulates into separate run sums, merged into the buckets after it (thread_work.hpp).
   bool merged_passes = false;
   unsigned bucket_sets = 0;        // windows, or ⌈windows/table_rows⌉ with shifted bases
-  size_t buckets_per_window = 0;   // 2^(c−1)
+  size_t buckets_per_window = 0;   // 2^(c−1), odd·2^(c−1) for an odd radix
   size_t segment_buckets = 0;      // buckets per reduction segment (a set's last may have fewer)
   size_t segments_per_window = 0;  // ⌈buckets_per_window / segment_buckets⌉
   size_t max_entries = 0;          // sort entries of the largest pass (a counted plan's: its
@@ -74,10 +76,16 @@ struct MsmPlan {
   // The key layout of a pass over `windows_in_pass` windows from first_window.
   KeyLayout key_layout(unsigned first_window, unsigned windows_in_pass) const {
     return {c, windows_in_pass, shifted ? uint32_t(n) : 0u,
-            shifted ? set_of(first_window) * table_rows : 0u};
+            shifted ? set_of(first_window) * table_rows : 0u, odd};
   }
-  // Doublings between consecutive bucket sets in the final Horner step.
+  // Consecutive bucket sets weigh B^R apart in the final Horner step (B^1 for plain bases, one
+  // set per window): set_shift() doublings and a multiplication by set_odd_factor() = odd^R.
   unsigned set_shift() const { return shifted ? c * table_rows : c; }
+  uint64_t set_odd_factor() const {
+    uint64_t factor = 1;
+    for (unsigned row = 0; row < (shifted ? table_rows : 1); ++row) factor *= odd;
+    return factor;
+  }
   size_t accumulate_threads(size_t entries_count) const {
     return (entries_count + entries_per_thread - 1) / entries_per_thread;
   }
@@ -101,6 +109,10 @@ struct PlanRequest {
   // than the windows, each group of table_rows windows into one set of its own.
   bool shifted = false;
   unsigned table_rows = 0;
+  // Shifted bases of an odd radix odd·2^window_bits (odd > 1): its odd factor and its windows
+  // (radix_window_count, from the scalar field's modulus). 1 and 0 for powers of two.
+  uint32_t radix_odd = 1;
+  unsigned radix_windows = 0;
   size_t accumulate_threads = kAccumulateThreads;   // aimed-at threads per accumulation launch
   // Threads of the accumulation kernel resident on the device at once (0: unknown); the aim is
   // rounded to a whole number of such waves.
@@ -173,7 +185,18 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   }
   plan.chunk_points = std::max<size_t>(1, chunk_points == 0 ? n : std::min(chunk_points, n));
   plan.chunks = n == 0 ? 0 : (n + plan.chunk_points - 1) / plan.chunk_points;
-  plan.windows = window_count(scalar_bits, plan.c);
+  if (request.radix_odd != 1) {
+    const uint64_t radix = uint64_t(request.radix_odd) << plan.c;
+    if (!shifted || request.radix_odd % 2 == 0 || request.radix_odd >= (1u << 16) ||
+        radix > (uint64_t(1) << kMaxShiftedWindowBits) || request.radix_windows == 0) {
+      CUZK_INVALID_INPUT("gpu msm: a radix of " + std::to_string(request.radix_odd) + "·2^" +
+                         std::to_string(plan.c) +
+                         "; odd radices are for shifted tables, with an odd factor below 2^16 "
+                         "and at most 2^" + std::to_string(kMaxShiftedWindowBits));
+    }
+    plan.odd = request.radix_odd;
+  }
+  plan.windows = plan.odd != 1 ? request.radix_windows : window_count(scalar_bits, plan.c);
   if (shifted) {
     plan.table_rows =
         request.table_rows == 0 ? plan.windows : std::min(request.table_rows, plan.windows);
@@ -195,7 +218,7 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   plan.passes = shifted ? plan.bucket_sets * plan.passes_per_set()
                         : (plan.windows + plan.windows_per_pass - 1) / plan.windows_per_pass;
   plan.merged_passes = plan.chunks > 1 || (shifted && plan.passes_per_set() > 1);
-  plan.buckets_per_window = size_t(1) << (plan.c - 1);
+  plan.buckets_per_window = size_t(plan.odd) << (plan.c - 1);
   size_t segment_buckets =
       request.segment_buckets != 0 ? request.segment_buckets : segment_buckets_for(request.group);
   if (request.segment_buckets == 0) {

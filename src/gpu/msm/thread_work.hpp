@@ -30,6 +30,34 @@ CUZK_HD void digits(const uint64_t* limbs, unsigned limbs_per_scalar, size_t cou
   }
 }
 
+// The same for shifted bases of an odd radix (KeyLayout::odd > 1): the digits come in order
+// from window 0 (digits.hpp: RadixDigits), so a pass makes those below its first window too and
+// drops them. `modulus` is r, `scalar_bits` its bit length.
+template <unsigned kLimbs>
+CUZK_HD void radix_digits(const uint64_t* limbs, const uint64_t* modulus, unsigned scalar_bits,
+                          size_t count, size_t i, bool live, uint32_t index,
+                          const KeyLayout& layout, unsigned first_window, uint32_t* keys,
+                          uint32_t* values) {
+  RadixDigits<kLimbs> digits(limbs, modulus, layout.c, layout.odd);
+  // Each digit takes at least ⌊log2 B⌋ − 1 bits off the rest, so before digit w it has at most
+  // scalar_bits − w·step bits: a bound the same for every thread, which lets the division skip
+  // the words that have fallen off.
+  unsigned step = layout.c - 1;
+  for (uint32_t odd = layout.odd; odd > 1; odd >>= 1) ++step;
+  const unsigned end = first_window + layout.windows_in_pass;
+  for (unsigned w = 0; w < end; ++w) {
+    const unsigned bits = scalar_bits > w * step ? scalar_bits - w * step : 1;
+    const unsigned words = bits > layout.c ? (bits - layout.c + 31) / 32 : 1;
+    const int32_t d = digits.next(words < 2 * kLimbs ? words : 2 * kLimbs);
+    if (w < first_window) continue;
+    const unsigned local = w - first_window;
+    const int32_t digit = live ? d : 0;
+    keys[local * count + i] = layout.key(digit, local);
+    values[local * count + i] =
+        KeyLayout::value(layout.base_index(index, first_window, local), digit);
+  }
+}
+
 // Compact pairs (MsmConfig::scalar_counts): the pairs a canonical scalar has in a pass of
 // `windows_in_pass` windows from `first_window`: none for a zero, window 0's alone for a one
 // (its other digits are zero), one per window for any other scalar.

@@ -150,6 +150,41 @@ constexpr unsigned shifted_window_bits_for(size_t n, unsigned scalar_bits, unsig
   return best;
 }
 
+// The radix of a shifted table, odd·2^c (digits.hpp, "Odd radices"); odd = 1 for 2^c.
+struct ShiftedRadix {
+  unsigned c = 0;
+  uint32_t odd = 1;
+};
+
+// Odd factors the tuning considers (a division by one costs the digits kernel the same).
+inline constexpr uint32_t kMaxTunedRadixOdd = 255;
+
+// The best radix for a table of at most max_rows rows (0: no limit), by shifted_cost's model
+// with the radix B in place of 2^c, since a set has B/2 buckets: W(B)·n + ⌈W(B)/R⌉·2·B, over
+// powers of two and odd·2^c up to 2^kMaxShiftedWindowBits. `windows` gives W(B) for (c, odd)
+// (msm::shifted_windows). For BLS12-381 at 2^26 this is 9·2^20: 11 windows as c = 24 gives,
+// with B/2 = 4.72 M buckets instead of 8.39 M.
+template <class WindowsOf>
+ShiftedRadix shifted_radix_for(size_t n, unsigned max_rows, WindowsOf windows) {
+  ShiftedRadix best;
+  double best_cost = 0;
+  for (unsigned c = kMinWindowBits; c <= kMaxShiftedWindowBits; ++c) {
+    for (uint32_t odd = 1; odd <= kMaxTunedRadixOdd; odd += 2) {
+      const uint64_t radix = uint64_t(odd) << c;
+      if (radix > (uint64_t(1) << kMaxShiftedWindowBits)) break;
+      const unsigned w = windows(c, odd);
+      const unsigned rows = max_rows == 0 || max_rows > w ? w : max_rows;
+      const unsigned sets = (w + rows - 1) / rows;
+      const double cost = double(w) * double(n) + 2.0 * double(sets) * double(radix);
+      if (best.c == 0 || cost < best_cost) {
+        best = {c, odd};
+        best_cost = cost;
+      }
+    }
+  }
+  return best;
+}
+
 // Threads per block of every MSM kernel: the point kernels hold an XYZZ accumulator and an
 // affine point in registers (≈ 100-200 registers for G1, more for G2), so blocks stay small.
 inline constexpr unsigned kThreadsPerBlock = 128;
