@@ -87,10 +87,10 @@ void check_radix_digits(unsigned c, uint32_t odd, size_t& cases, size_t& mismatc
   for (int i = 0; i < 300; ++i) scalars.push_back(Scalar::random(rng).to_int());
   const unsigned windows = radix_window_count<4>(Scalar::kModulus.limb, c, odd);
   const int64_t radix = int64_t(odd) << c;
-  const KeyLayout layout{c, windows, 1, 0, odd};
+  const KeyLayout layout{c, windows, 1, 0, OddDivisor::of(odd)};
   for (const ScalarInt& k : scalars) {
     ++cases;
-    RadixDigits<4> digits(k.limb, Scalar::kModulus.limb, c, odd);
+    RadixDigits<4> digits(k.limb, Scalar::kModulus.limb, c, OddDivisor::of(odd));
     std::vector<uint32_t> keys(windows), values(windows);
     work::radix_digits<4>(k.limb, Scalar::kModulus.limb, unsigned(Scalar::kBits), 1, 0, true, 0,
                           layout, 0, keys.data(), values.data());
@@ -113,12 +113,26 @@ void check_radix_digits(unsigned c, uint32_t odd, size_t& cases, size_t& mismatc
 
 TEST(GpuMsmHost, OddRadixDigitsRecomposeTheScalar) {
   size_t cases = 0, mismatches = 0;
+  // The division by one high product: every quotient the digits can ask for (a < m·2^16) at
+  // the edges and at random, for odd m up to the bound.
+  auto rng = cuzk::test::rng("gpu-msm-odd-divisor");
+  for (uint32_t m : {3u, 5u, 9u, 17u, 133u, 255u, 4097u, 21845u, kRadixOddBound - 1}) {
+    const OddDivisor divisor = OddDivisor::of(m);
+    std::vector<uint32_t> numerators = {0, 1, m - 1, m, m + 1, m * 65536 - 1, m * 65535};
+    for (int i = 0; i < 20000; ++i) numerators.push_back(uint32_t(rng() % (uint64_t(m) << 16)));
+    for (uint32_t a : numerators) {
+      ++cases;
+      if (divisor.quotient(a) != a / m && ++mismatches <= 3) {
+        ADD_FAILURE() << a << " / " << m << ": " << divisor.quotient(a);
+      }
+    }
+  }
   // The radices the tables take, and narrow ones with many windows.
   EXPECT_EQ(radix_window_count<4>(Fr::kModulus.limb, 20, 9), 11u);
   EXPECT_EQ(radix_window_count<4>(bn254::Fr::kModulus.limb, 19, 17), 11u);
   EXPECT_EQ(radix_window_count<4>(Fr::kModulus.limb, 24, 1), 11u);  // 2^264 ≥ r
   for (const auto& [c, odd] : {std::pair{20u, 9u}, {19u, 17u}, {2u, 3u}, {7u, 5u}, {13u, 9u},
-                               {11u, 65535u}, {21u, 31u}}) {
+                               {11u, 32767u}, {21u, 31u}}) {
     check_radix_digits<Fr>(c, odd, cases, mismatches);
     check_radix_digits<bn254::Fr>(c, odd, cases, mismatches);
   }
@@ -187,7 +201,7 @@ TEST(GpuMsmHost, KeysRoundTripAndStayBelowTheSentinel) {
   }
   // An odd radix 9·2^20: B/2 = 4718592 buckets, keys |d| up to it.
   {
-    const KeyLayout layout{20, 11, 1000, 0, 9};
+    const KeyLayout layout{20, 11, 1000, 0, OddDivisor::of(9)};
     EXPECT_EQ(layout.set_buckets(), 4718592u);
     EXPECT_EQ(layout.end_bit(), 23);
     for (int32_t d : {-4718592, -1, 1, 4718591, 4718592}) {
@@ -475,7 +489,7 @@ Fr shifted_value(const Fr& b, unsigned c, unsigned w, uint32_t odd = 1) {
 // odd radix.
 std::vector<int32_t> plan_digits(const MsmPlan& plan, const Int& k) {
   std::vector<int32_t> out(plan.windows);
-  RadixDigits<4> radix(k.limb, Fr::kModulus.limb, plan.c, plan.odd);
+  RadixDigits<4> radix(k.limb, Fr::kModulus.limb, plan.c, OddDivisor::of(plan.odd));
   for (unsigned w = 0; w < plan.windows; ++w) {
     out[w] = plan.odd == 1 ? signed_digit(k.limb, 4, plan.c, w) : radix.next();
   }

@@ -66,34 +66,58 @@ CUZK_HD constexpr int32_t signed_digit(const uint64_t* limbs, unsigned limb_coun
   return raw + carry_in - (top << c);
 }
 
-// ⌊x·y / 2^64⌋.
-CUZK_HD uint64_t mul_high(uint64_t x, uint64_t y) {
-#if defined(__CUDA_ARCH__)
-  return __umul64hi(x, y);
-#else
-  return uint64_t((unsigned __int128)x * y >> 64);
-#endif
-}
+// Odd factors of a radix are below this bound, which keeps OddDivisor's quotients exact.
+inline constexpr uint32_t kRadixOddBound = uint32_t(1) << 15;
 
-// The balanced digits of a scalar k < r in radix B = odd·2^shift (odd > 1 and below 2^16,
-// B ≤ 2^31), least significant first, one per next(): d in [−B/2, B/2] with Σ d_w·B^w ≡ k
-// (mod r). A scalar above r/2 is replaced by r − k and its digits negated, so that W digits
-// suffice where B^W ≥ r (radix_window_count); the rest after them is then zero.
+// Division by a small odd number m (1 < m < kRadixOddBound) of numbers below m·2^16, by one
+// high product: q = ⌊a·magic / 2^(32 + s)⌋ with s = ⌊log2 m⌋ and magic = ⌈2^(32 + s) / m⌉
+// (below 2^32). Exact: magic·m − 2^(32+s) < m, so the product overshoots a/m by less than
+// a/2^(32+s) < 1/m, while a/m falls at least 1/m short of the next integer when m² ≤ 2^(16+s),
+// which m < 2^15 ensures.
+struct OddDivisor {
+  uint32_t m = 1;
+  uint32_t magic = 0;
+  unsigned s = 0;
+
+  static constexpr OddDivisor of(uint32_t m) {
+    if (m == 1) return {};
+    unsigned s = 0;
+    while ((m >> (s + 1)) != 0) ++s;
+    const uint64_t power = uint64_t(1) << (32 + s);
+    return {m, uint32_t((power - 1) / m + 1), s};
+  }
+  CUZK_HD uint32_t quotient(uint32_t a) const {
+#if defined(__CUDA_ARCH__)
+    return __umulhi(a, magic) >> s;
+#else
+    return uint32_t((uint64_t(a) * magic) >> 32) >> s;
+#endif
+  }
+};
+
+// The balanced digits of a scalar k < r in radix B = m·2^shift (an odd m with 1 < m <
+// kRadixOddBound, B ≤ 2^30), least significant first, one per next(): d in [−B/2, B/2] with
+// Σ d_w·B^w ≡ k (mod r). A scalar above r/2 is replaced by r − k and its digits negated, so that
+// W digits suffice where B^W ≥ r (radix_window_count); the rest after them is then zero.
 //
-// `active_words`: the 32-bit words a caller knows the rest to fit (on the device: a bound the
-// same for every lane, so that the division skips the words that have fallen off without
-// diverging); the division costs about four instructions per active word and digit.
+// The rest is kept in 32-bit words. Each digit shifts it right by `shift` bits and divides it
+// by m from the top word down, 16 bits at a time (OddDivisor), the remainder and the bits
+// shifted out making the digit; a digit above B/2 becomes d − B and carries one into the next
+// (added to that digit rather than to the rest). `active_words`: the words the shifted rest is
+// known to fit (on the device a bound the same for every lane, so that the division skips the
+// words that have fallen off without diverging).
 template <unsigned kLimbs>
 struct RadixDigits {
-  uint64_t k[kLimbs];
+  static constexpr unsigned kWords = 2 * kLimbs;
+  uint32_t k[kWords];
   bool negated;
+  uint32_t carry = 0;
   unsigned shift;
-  uint32_t odd;
-  uint64_t reciprocal;  // ⌈2^64 / odd⌉: exact quotients of numbers below odd·2^32
+  OddDivisor divisor;
 
   CUZK_HD RadixDigits(const uint64_t* limbs, const uint64_t* modulus, unsigned shift_bits,
-                      uint32_t odd_factor)
-      : shift(shift_bits), odd(odd_factor), reciprocal(~uint64_t(0) / odd_factor + 1) {
+                      OddDivisor odd)
+      : shift(shift_bits), divisor(odd) {
     uint64_t rest[kLimbs];  // r − k
     uint64_t borrow = 0;
     for (unsigned i = 0; i < kLimbs; ++i) {
@@ -110,33 +134,37 @@ struct RadixDigits {
       }
     }
     negated = less;
-    for (unsigned i = 0; i < kLimbs; ++i) k[i] = negated ? rest[i] : limbs[i];
+    for (unsigned i = 0; i < kLimbs; ++i) {
+      const uint64_t limb = negated ? rest[i] : limbs[i];
+      k[2 * i] = uint32_t(limb);
+      k[2 * i + 1] = uint32_t(limb >> 32);
+    }
   }
 
-  CUZK_HD int32_t next(unsigned active_words = 2 * kLimbs) {
-    const uint64_t low = k[0] & ((uint64_t(1) << shift) - 1);
-    for (unsigned i = 0; i < kLimbs; ++i) {
-      k[i] = (k[i] >> shift) | (i + 1 < kLimbs ? k[i + 1] << (64 - shift) : 0);
-    }
-    // k / odd by 32-bit words from the top, each quotient from the reciprocal.
-    uint64_t rem = 0;
-    for (unsigned word = 2 * kLimbs; word-- > 0;) {
-      if (word >= active_words) continue;
-      const unsigned limb = word / 2, at = 32 * (word % 2);
-      const uint64_t current = (rem << 32) | ((k[limb] >> at) & 0xffffffffu);
-      const uint64_t q = mul_high(current, reciprocal);
-      rem = current - q * odd;
-      k[limb] = (k[limb] & ~(uint64_t(0xffffffffu) << at)) | (q << at);
-    }
-    const uint64_t radix = uint64_t(odd) << shift;
-    int64_t d = int64_t(low + (rem << shift));
-    if (uint64_t(d) > radix / 2) {
-      d -= int64_t(radix);
-      for (unsigned i = 0; i < kLimbs; ++i) {  // k += 1
-        if (++k[i] != 0) break;
+  CUZK_HD int32_t next(unsigned active_words = kWords) {
+    const uint32_t low = k[0] & ((uint32_t(1) << shift) - 1);
+    // Words from active_words + 1 on are zero already; the one at active_words becomes zero.
+    for (unsigned i = 0; i < kWords; ++i) {
+      if (i <= active_words) {
+        const uint32_t above = i + 1 < kWords ? k[i + 1] : 0;
+        k[i] = uint32_t(((uint64_t(above) << 32) | k[i]) >> shift);
       }
     }
-    return int32_t(negated ? -d : d);
+    uint32_t rem = 0;
+    for (unsigned i = kWords; i-- > 0;) {
+      if (i >= active_words) continue;
+      const uint32_t high = (rem << 16) | (k[i] >> 16);
+      const uint32_t q_high = divisor.quotient(high);
+      const uint32_t mid = ((high - q_high * divisor.m) << 16) | (k[i] & 0xffffu);
+      const uint32_t q_low = divisor.quotient(mid);
+      rem = mid - q_low * divisor.m;
+      k[i] = (q_high << 16) | q_low;
+    }
+    const uint32_t radix = divisor.m << shift;
+    uint32_t d = low + (rem << shift) + carry;  // in [0, B]
+    carry = d > radix / 2 ? 1 : 0;
+    const int32_t digit = int32_t(d) - int32_t(carry != 0 ? radix : 0);
+    return negated ? -digit : digit;
   }
 };
 
@@ -176,12 +204,13 @@ struct KeyLayout {
   // Shifted bases: the window that row 0 stands for in this pass, the first of its group of
   // rows in a partial table (0 for a table with a row for every window).
   unsigned row_base = 0;
-  // Shifted bases: the odd factor of the radix odd·2^c (1: the power of two 2^c).
-  uint32_t odd = 1;
+  // Shifted bases: the odd factor m of the radix m·2^c (m = 1: the power of two 2^c), with
+  // what dividing by it takes.
+  OddDivisor divisor;
 
   CUZK_HD constexpr bool shifted() const { return shifted_stride != 0; }
   // Shifted bases: the buckets of a set, B/2 for the radix B.
-  CUZK_HD constexpr uint32_t set_buckets() const { return odd << (c - 1); }
+  CUZK_HD constexpr uint32_t set_buckets() const { return divisor.m << (c - 1); }
   CUZK_HD constexpr uint32_t sentinel() const {
     return shifted() ? set_buckets() + 1 : uint32_t(windows_in_pass) << c;
   }

@@ -95,7 +95,7 @@ __global__ void fill_infinity_words(Point* points, size_t count) {
 // memory cost 19% of the kernel: 0.639 → 0.760 ms at 2^24, H200), or Montgomery-form elements
 // (Fr), each then made an integer here (one product), which spares to_canonical's kernel and
 // pass over the scalars.
-// Shifted tables of an odd radix (layout.odd > 1) make their digits by division instead
+// Shifted tables of an odd radix (layout.divisor.m > 1) make their digits by division instead
 // (work::radix_digits).
 template <class Fr, size_t I>
 inline constexpr uint64_t kScalarModulusLimb = Fr::kModulus.limb[I];
@@ -118,7 +118,7 @@ __global__ void digits(const Scalar* scalars, size_t count, const uint32_t* devi
   const bool live = device_count == nullptr || i < *device_count;
   const uint32_t index = !live ? 0u : index_map != nullptr ? index_map[i] : uint32_t(i);
   const auto make = [&](const uint64_t* limbs) {
-    if (layout.odd > 1) {
+    if (layout.divisor.m > 1) {
       radix_digits_of<Fr>(limbs, std::make_index_sequence<Fr::kLimbs>{}, count, i, live, index,
                           layout, first_window, keys, values);
     } else {

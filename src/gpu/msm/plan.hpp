@@ -76,7 +76,7 @@ struct MsmPlan {
   // The key layout of a pass over `windows_in_pass` windows from first_window.
   KeyLayout key_layout(unsigned first_window, unsigned windows_in_pass) const {
     return {c, windows_in_pass, shifted ? uint32_t(n) : 0u,
-            shifted ? set_of(first_window) * table_rows : 0u, odd};
+            shifted ? set_of(first_window) * table_rows : 0u, OddDivisor::of(odd)};
   }
   // Consecutive bucket sets weigh B^R apart in the final Horner step (B^1 for plain bases, one
   // set per window): set_shift() doublings and a multiplication by set_odd_factor() = odd^R.
@@ -187,11 +187,11 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   plan.chunks = n == 0 ? 0 : (n + plan.chunk_points - 1) / plan.chunk_points;
   if (request.radix_odd != 1) {
     const uint64_t radix = uint64_t(request.radix_odd) << plan.c;
-    if (!shifted || request.radix_odd % 2 == 0 || request.radix_odd >= (1u << 16) ||
+    if (!shifted || request.radix_odd % 2 == 0 || request.radix_odd >= kRadixOddBound ||
         radix > (uint64_t(1) << kMaxShiftedWindowBits) || request.radix_windows == 0) {
       CUZK_INVALID_INPUT("gpu msm: a radix of " + std::to_string(request.radix_odd) + "·2^" +
                          std::to_string(plan.c) +
-                         "; odd radices are for shifted tables, with an odd factor below 2^16 "
+                         "; odd radices are for shifted tables, with an odd factor below 2^15 "
                          "and at most 2^" + std::to_string(kMaxShiftedWindowBits));
     }
     plan.odd = request.radix_odd;

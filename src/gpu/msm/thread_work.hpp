@@ -38,12 +38,12 @@ CUZK_HD void radix_digits(const uint64_t* limbs, const uint64_t* modulus, unsign
                           size_t count, size_t i, bool live, uint32_t index,
                           const KeyLayout& layout, unsigned first_window, uint32_t* keys,
                           uint32_t* values) {
-  RadixDigits<kLimbs> digits(limbs, modulus, layout.c, layout.odd);
+  RadixDigits<kLimbs> digits(limbs, modulus, layout.c, layout.divisor);
   // Each digit takes at least ⌊log2 B⌋ − 1 bits off the rest, so before digit w it has at most
   // scalar_bits − w·step bits: a bound the same for every thread, which lets the division skip
   // the words that have fallen off.
   unsigned step = layout.c - 1;
-  for (uint32_t odd = layout.odd; odd > 1; odd >>= 1) ++step;
+  step += layout.divisor.s;  // ⌊log2 B⌋ − 1 = c + ⌊log2 m⌋ − 1
   const unsigned end = first_window + layout.windows_in_pass;
   for (unsigned w = 0; w < end; ++w) {
     const unsigned bits = scalar_bits > w * step ? scalar_bits - w * step : 1;
