@@ -143,16 +143,27 @@ struct RadixDigits {
 
   CUZK_HD int32_t next(unsigned active_words = kWords) {
     const uint32_t low = k[0] & ((uint32_t(1) << shift) - 1);
-    // Words from active_words + 1 on are zero already; the one at active_words becomes zero.
-    for (unsigned i = 0; i < kWords; ++i) {
-      if (i <= active_words) {
-        const uint32_t above = i + 1 < kWords ? k[i + 1] : 0;
-        k[i] = uint32_t(((uint64_t(above) << 32) | k[i]) >> shift);
-      }
+    const uint32_t rem = shift_and_divide_from<kWords>(active_words);
+    const uint32_t radix = divisor.m << shift;
+    const uint32_t d = low + (rem << shift) + carry;  // in [0, B]
+    carry = d > radix / 2 ? 1 : 0;
+    const int32_t digit = int32_t(d) - int32_t(carry != 0 ? radix : 0);
+    return negated ? -digit : digit;
+  }
+
+ private:
+  // The rest shifted right by `shift` and divided by m, over its low kActive words (those above
+  // are zero, and the one at kActive becomes zero); returns the remainder. One straight-line
+  // body per word count, chosen once per digit: predicated words would issue all the same.
+  template <unsigned kActive>
+  CUZK_HD uint32_t shift_and_divide() {
+    constexpr unsigned kShifted = kActive < kWords ? kActive + 1 : kWords;
+    for (unsigned i = 0; i < kShifted; ++i) {
+      const uint32_t above = i + 1 < kWords ? k[i + 1] : 0;
+      k[i] = uint32_t(((uint64_t(above) << 32) | k[i]) >> shift);
     }
     uint32_t rem = 0;
-    for (unsigned i = kWords; i-- > 0;) {
-      if (i >= active_words) continue;
+    for (unsigned i = kActive; i-- > 0;) {
       const uint32_t high = (rem << 16) | (k[i] >> 16);
       const uint32_t q_high = divisor.quotient(high);
       const uint32_t mid = ((high - q_high * divisor.m) << 16) | (k[i] & 0xffffu);
@@ -160,11 +171,14 @@ struct RadixDigits {
       rem = mid - q_low * divisor.m;
       k[i] = (q_high << 16) | q_low;
     }
-    const uint32_t radix = divisor.m << shift;
-    uint32_t d = low + (rem << shift) + carry;  // in [0, B]
-    carry = d > radix / 2 ? 1 : 0;
-    const int32_t digit = int32_t(d) - int32_t(carry != 0 ? radix : 0);
-    return negated ? -digit : digit;
+    return rem;
+  }
+  template <unsigned kActive>
+  CUZK_HD uint32_t shift_and_divide_from(unsigned active_words) {
+    if constexpr (kActive > 1) {
+      if (active_words < kActive) return shift_and_divide_from<kActive - 1>(active_words);
+    }
+    return shift_and_divide<kActive>();
   }
 };
 
