@@ -21,7 +21,7 @@
 // (once per key in a prover, so it is reported apart, not in the MSM's time). --table-rows
 // R,... (default 0: a row for every window) also makes partial tables of R rows, method
 // "shifted/R", with the window the tuning model picks for R rows when --shifted is 0.
-// --radix pow2,tuned,ODDxC (default pow2): the tables' radices; pow2 takes the windows of
+// --radix pow2,tuned,ODDxC (default pow2,tuned): the tables' radices; pow2 takes the windows of
 // --shifted, tuned the model's best radix (odd factors included), ODDxC the radix ODD·2^C;
 // method "shifted_odd" (and "shifted_odd/R") where the radix is not a power of two.
 // --pinned-chunks k,...: also msm with the bases in pinned host memory (a streamed key's MSM),
@@ -70,7 +70,7 @@ struct Options {
   unsigned window = 0;
   std::vector<unsigned> shifted = {0};     // windows of the shifted tables (0: tuned)
   std::vector<unsigned> table_rows = {0};  // rows of the shifted tables (0: every window's)
-  std::vector<std::string> radices = {"pow2"};  // the shifted tables' radices (shifted_radices)
+  std::vector<std::string> radices = {"pow2", "tuned"};  // the shifted tables' radices
   size_t accumulate_threads = 0;           // MsmConfig::accumulate_threads (0: tuning.hpp)
   unsigned accumulate_min_blocks = 0;      // MsmConfig::accumulate_min_blocks (0: tuning.hpp)
   size_t sort_entries_per_pass = 0;        // MsmConfig::sort_entries_per_pass (0: tuning.hpp)
@@ -409,7 +409,7 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   app.add_option("--radix", options.radices,
                  "radices of the shifted tables: pow2 (2^c for each --shifted window), tuned "
-                 "(the model's best, odd factors included), ODDxC (ODD·2^C); default pow2")
+                 "(the model's best, odd factors included), ODDxC (ODD·2^C); default pow2,tuned")
       ->delimiter(',');
   app.add_option("--accumulate-threads", options.accumulate_threads,
                  "threads per accumulation launch (0: tuning table)");

@@ -127,7 +127,7 @@ void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curv
 // The radix need not be a power of two: with `odd` > 1 it is B = odd·2^c, row w holds B^w·P_i
 // and the one bucket set has B/2 buckets (digits.hpp, "Odd radices"). For BLS12-381, B = 9·2^20
 // takes 11 windows, as c = 24 does, with 4.72 M buckets instead of 8.39 M
-// (tuning.hpp: kShiftedRadixOdd).
+// (tuning.hpp: shifted_radix_for).
 template <class Curve>
 struct ShiftedBases {
   std::span<const ec::Affine<Curve>> table;  // device memory, table_rows(c, rows, odd)·n points
