@@ -564,6 +564,29 @@ ec::Jacobian<Curve> run_msm_shifted(const gm::ShiftedBases<Curve>& table,
   return out[0];
 }
 
+// Rows of a shifted table (downloaded) against B^w·P computed on the CPU, B = odd·2^c, for the
+// first, middle and last point.
+template <class Curve>
+void check_table_rows(const std::vector<ec::Affine<Curve>>& bases,
+                      const std::vector<ec::Affine<Curve>>& table, unsigned c, uint32_t odd,
+                      size_t& cases, size_t& mismatches) {
+  const size_t n = bases.size();
+  const size_t rows = table.size() / n;
+  for (size_t i : {size_t(0), n / 2, n - 1}) {
+    ec::Jacobian<Curve> expected = ec::Jacobian<Curve>::from_affine(bases[i]);
+    for (size_t w = 0; w < rows; ++w) {
+      ++cases;
+      if (!(expected == table[w * n + i]) && ++mismatches <= 3) {
+        ADD_FAILURE() << Curve::kName << " shift_bases radix " << odd << "·2^" << c << " row " << w
+                      << " point " << i << " differs from B^w·P";
+      }
+      const ec::Jacobian<Curve> once = expected;
+      for (uint32_t m = 1; m < odd; ++m) expected = expected + once;
+      for (unsigned k = 0; k < c; ++k) expected = expected.dbl();
+    }
+  }
+}
+
 // msm_shifted: the table (sampled rows against doublings on the CPU) and the MSM against the CPU
 // reference, at the tuned window and at narrow ones (many windows, several sort passes).
 TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
@@ -590,17 +613,7 @@ TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
       std::vector<AffinePoint> host_table(rows * n);
       table.download(host_table, stream);
       stream.synchronize();
-      for (size_t i : {size_t(0), n / 2, n - 1}) {
-        ec::Jacobian<Curve> expected = ec::Jacobian<Curve>::from_affine(bases[i]);
-        for (size_t w = 0; w < rows; ++w) {
-          ++table_cases;
-          if (!(expected == host_table[w * n + i]) && ++table_mismatches <= 3) {
-            ADD_FAILURE() << Curve::kName << " shift_bases c=" << c << " row " << w << " point "
-                          << i << " differs from 2^(c·w)·P";
-          }
-          for (unsigned k = 0; k < c; ++k) expected = expected.dbl();
-        }
-      }
+      check_table_rows<Curve>(bases, host_table, c, 1, table_cases, table_mismatches);
       for (Shape shape : {Shape::kRandom, Shape::kMixed, Shape::kNearModulus, Shape::kOne}) {
         const auto scalars = make_scalars<Fr>(n, shape, rng);
         const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
@@ -619,6 +632,49 @@ TYPED_TEST_P(GpuMsmTest, ShiftedBases) {
   std::fflush(stdout);
 }
 
+// A shifted table of `rows` rows for the radix odd·2^c, made in place after its bases (row 0
+// not copied), as the prover makes its H table.
+template <class Curve>
+DeviceBuffer<ec::Affine<Curve>> table_in_place(const std::vector<ec::Affine<Curve>>& bases,
+                                               unsigned c, unsigned rows, uint32_t odd,
+                                               Stream& stream) {
+  const size_t n = bases.size();
+  auto table = DeviceBuffer<ec::Affine<Curve>>::allocate_blocking(size_t(rows) * n);
+  CUDA_CHECK(cudaMemcpyAsync(table.data(), bases.data(), n * sizeof(ec::Affine<Curve>),
+                             cudaMemcpyHostToDevice, stream));
+  auto shift_ws =
+      DeviceBuffer<std::byte>::allocate_blocking(gm::shift_bases_workspace_bytes<Curve>(n));
+  gm::shift_bases<Curve>({table.data(), n}, c, {table.data(), size_t(rows) * n},
+                         {shift_ws.data(), shift_ws.size()}, stream, rows, odd);
+  stream.synchronize();  // the workspace goes when this returns
+  return table;
+}
+
+// msm_shifted on `table` against the CPU reference for each shape: in one sort pass and in
+// passes of n pairs, with Montgomery scalars and with scalars made integers in place.
+template <class Curve, class Rng>
+void check_table_msms(Check<Curve>& check, const std::vector<ec::Affine<Curve>>& bases,
+                      const gm::ShiftedBases<Curve>& table, std::initializer_list<Shape> shapes,
+                      Rng& rng, Stream& stream) {
+  using Fr = typename Curve::Scalar;
+  const size_t n = bases.size();
+  for (Shape shape : shapes) {
+    const auto scalars = make_scalars<Fr>(n, shape, rng);
+    const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
+    for (size_t per_pass : {size_t(0), n}) {
+      for (bool canonicalize : {false, true}) {
+        check.expect(expected,
+                     run_msm_shifted<Curve>(table, scalars, per_pass, stream, canonicalize),
+                     std::string(shape_name(shape)) + " n=" + std::to_string(n) + " radix " +
+                         std::to_string(table.odd) + "·2^" + std::to_string(table.c) +
+                         " rows=" + std::to_string(table.rows) +
+                         " per_pass=" + std::to_string(per_pass) +
+                         (canonicalize ? " canonicalized" : ""));
+      }
+    }
+  }
+}
+
 // msm_shifted with partial tables (fewer rows than windows: bucket sets per group of rows),
 // each made in place after its bases (row 0 not copied), against the CPU reference: groups
 // sorted in one pass and in several (merged passes), a last group with fewer windows; scalars
@@ -627,7 +683,6 @@ TYPED_TEST_P(GpuMsmTest, PartialShiftedTables) {
   CUZK_SKIP_WITHOUT_GPU();
   using Curve = TypeParam;
   using Fr = typename Curve::Scalar;
-  using AffinePoint = ec::Affine<Curve>;
   auto rng = cuzk::test::rng(std::string("gpu-msm-partial-shifted-") + Curve::kName);
   Check<Curve> check("msm_shifted on partial tables vs the CPU");
   struct Case {
@@ -642,28 +697,9 @@ TYPED_TEST_P(GpuMsmTest, PartialShiftedTables) {
     ASSERT_LT(rows, gm::shifted_windows<Curve>(c));
     const auto bases = make_bases<Curve>(n, rng, true);
     Stream stream;
-    auto table = DeviceBuffer<AffinePoint>::allocate_blocking(size_t(rows) * n);
-    CUDA_CHECK(cudaMemcpyAsync(table.data(), bases.data(), n * sizeof(AffinePoint),
-                               cudaMemcpyHostToDevice, stream));
-    auto shift_ws =
-        DeviceBuffer<std::byte>::allocate_blocking(gm::shift_bases_workspace_bytes<Curve>(n));
-    gm::shift_bases<Curve>({table.data(), n}, c, {table.data(), size_t(rows) * n},
-                           {shift_ws.data(), shift_ws.size()}, stream, rows);
-    for (Shape shape : {Shape::kRandom, Shape::kMixed, Shape::kNearModulus}) {
-      const auto scalars = make_scalars<Fr>(n, shape, rng);
-      const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
-      for (size_t per_pass : {size_t(0), size_t(n)}) {
-        for (bool canonicalize : {false, true}) {
-          check.expect(expected,
-                       run_msm_shifted<Curve>({{table.data(), size_t(rows) * n}, n, c, rows},
-                                              scalars, per_pass, stream, canonicalize),
-                       std::string(shape_name(shape)) + " n=" + std::to_string(n) +
-                           " c=" + std::to_string(c) + " rows=" + std::to_string(rows) +
-                           " per_pass=" + std::to_string(per_pass) +
-                           (canonicalize ? " canonicalized" : ""));
-        }
-      }
-    }
+    const auto table = table_in_place<Curve>(bases, c, rows, 1, stream);
+    check_table_msms<Curve>(check, bases, {{table.data(), size_t(rows) * n}, n, c, rows},
+                            {Shape::kRandom, Shape::kMixed, Shape::kNearModulus}, rng, stream);
   }
 }
 
@@ -674,7 +710,6 @@ TYPED_TEST_P(GpuMsmTest, PartialShiftedTables) {
 TYPED_TEST_P(GpuMsmTest, OddRadixTables) {
   CUZK_SKIP_WITHOUT_GPU();
   using Curve = TypeParam;
-  using Fr = typename Curve::Scalar;
   using AffinePoint = ec::Affine<Curve>;
   auto rng = cuzk::test::rng(std::string("gpu-msm-odd-radix-") + Curve::kName);
   Check<Curve> check("msm_shifted on odd-radix tables vs the CPU");
@@ -698,49 +733,19 @@ TYPED_TEST_P(GpuMsmTest, OddRadixTables) {
     const unsigned rows = gm::table_rows<Curve>(c, k.rows, odd);
     const auto bases = make_bases<Curve>(n, rng, true);
     Stream stream;
-    auto table = DeviceBuffer<AffinePoint>::allocate_blocking(size_t(rows) * n);
-    CUDA_CHECK(cudaMemcpyAsync(table.data(), bases.data(), n * sizeof(AffinePoint),
-                               cudaMemcpyHostToDevice, stream));
-    auto shift_ws =
-        DeviceBuffer<std::byte>::allocate_blocking(gm::shift_bases_workspace_bytes<Curve>(n));
-    gm::shift_bases<Curve>({table.data(), n}, c, {table.data(), size_t(rows) * n},
-                           {shift_ws.data(), shift_ws.size()}, stream, rows, odd);
+    const auto table = table_in_place<Curve>(bases, c, rows, odd, stream);
     std::vector<AffinePoint> host_table(size_t(rows) * n);
     table.download(host_table, stream);
     stream.synchronize();
-    for (size_t i : {size_t(0), n / 2, n - 1}) {
-      ec::Jacobian<Curve> expected = ec::Jacobian<Curve>::from_affine(bases[i]);
-      for (size_t w = 0; w < rows; ++w) {
-        ++table_cases;
-        if (!(expected == host_table[w * n + i]) && ++table_mismatches <= 3) {
-          ADD_FAILURE() << Curve::kName << " shift_bases radix " << odd << "·2^" << c << " row "
-                        << w << " point " << i << " differs from B^w·P";
-        }
-        const ec::Jacobian<Curve> once = expected;
-        for (uint32_t m = 1; m < odd; ++m) expected = expected + once;
-        for (unsigned b = 0; b < c; ++b) expected = expected.dbl();
-      }
-    }
-    for (Shape shape : {Shape::kRandom, Shape::kMixed, Shape::kNearModulus, Shape::kOne}) {
-      const auto scalars = make_scalars<Fr>(n, shape, rng);
-      const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
-      for (size_t per_pass : {size_t(0), n}) {
-        for (bool canonicalize : {false, true}) {
-          check.expect(expected,
-                       run_msm_shifted<Curve>({{table.data(), size_t(rows) * n}, n, c, rows, odd},
-                                              scalars, per_pass, stream, canonicalize),
-                       std::string(shape_name(shape)) + " n=" + std::to_string(n) + " radix " +
-                           std::to_string(odd) + "·2^" + std::to_string(c) +
-                           " rows=" + std::to_string(rows) + " per_pass=" +
-                           std::to_string(per_pass) + (canonicalize ? " canonicalized" : ""));
-        }
-      }
-    }
+    check_table_rows<Curve>(bases, host_table, c, odd, table_cases, table_mismatches);
+    check_table_msms<Curve>(check, bases, {{table.data(), size_t(rows) * n}, n, c, rows, odd},
+                            {Shape::kRandom, Shape::kMixed, Shape::kNearModulus, Shape::kOne}, rng,
+                            stream);
   }
   std::printf("[gpu-diff] %s odd-radix shift_bases rows vs CPU: %zu cases, %zu mismatches\n",
               Curve::kName, table_cases, table_mismatches);
   std::fflush(stdout);
-  // Even factors, factors from 2^16 and radices above 2^kMaxShiftedWindowBits are refused.
+  // Even factors, factors from 2^15 and radices above 2^kMaxShiftedWindowBits are refused.
   gm::MsmConfig config;
   for (const auto& [c, odd] : {std::pair{20u, 8u}, {4u, 65537u}, {24u, 9u}}) {
     EXPECT_THROW((void)gm::msm_shifted_workspace_bytes<Curve>(1000, c, config, 0, odd),
