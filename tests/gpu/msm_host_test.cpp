@@ -116,7 +116,7 @@ TEST(GpuMsmHost, OddRadixDigitsRecomposeTheScalar) {
   // The division by one high product: every quotient the digits can ask for (a < m·2^16) at
   // the edges and at random, for odd m up to the bound.
   auto rng = cuzk::test::rng("gpu-msm-odd-divisor");
-  for (uint32_t m : {3u, 5u, 9u, 17u, 133u, 255u, 4097u, 21845u, kRadixOddBound - 1}) {
+  for (uint32_t m : {3u, 5u, 9u, 17u, 133u, 151u, 253u, kRadixOddBound - 1}) {
     const OddDivisor divisor = OddDivisor::of(m);
     std::vector<uint32_t> numerators = {0, 1, m - 1, m, m + 1, m * 65536 - 1, m * 65535};
     for (int i = 0; i < 20000; ++i) numerators.push_back(uint32_t(rng() % (uint64_t(m) << 16)));
@@ -132,7 +132,7 @@ TEST(GpuMsmHost, OddRadixDigitsRecomposeTheScalar) {
   EXPECT_EQ(radix_window_count<4>(bn254::Fr::kModulus.limb, 19, 17), 11u);
   EXPECT_EQ(radix_window_count<4>(Fr::kModulus.limb, 24, 1), 11u);  // 2^264 ≥ r
   for (const auto& [c, odd] : {std::pair{20u, 9u}, {19u, 17u}, {2u, 3u}, {7u, 5u}, {13u, 9u},
-                               {11u, 32767u}, {21u, 31u}}) {
+                               {11u, 255u}, {21u, 31u}}) {
     check_radix_digits<Fr>(c, odd, cases, mismatches);
     check_radix_digits<bn254::Fr>(c, odd, cases, mismatches);
   }

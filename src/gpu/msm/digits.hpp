@@ -67,33 +67,45 @@ CUZK_HD constexpr int32_t signed_digit(const uint64_t* limbs, unsigned limb_coun
 }
 
 // Odd factors of a radix are below this bound, which keeps OddDivisor's quotients exact.
-inline constexpr uint32_t kRadixOddBound = uint32_t(1) << 15;
+inline constexpr uint32_t kRadixOddBound = uint32_t(1) << 8;
 
 // Division by a small odd number m (1 < m < kRadixOddBound) of numbers below m·2^16, by one
-// high product: q = ⌊a·magic / 2^(32 + s)⌋ with s = ⌊log2 m⌋ and magic = ⌈2^(32 + s) / m⌉
-// (below 2^32). Exact: magic·m − 2^(32+s) < m, so the product overshoots a/m by less than
-// a/2^(32+s) < 1/m, while a/m falls at least 1/m short of the next integer when m² ≤ 2^(16+s),
-// which m < 2^15 ensures.
+// high product: q = ⌊a·magic / 2^32⌋ with magic = ⌈2^32 / m⌉. Exact: magic·m − 2^32 < m, so
+// the product overshoots a/m by less than a/2^32 < 1/m, while a/m falls at least 1/m short of
+// the next integer, when a < 2^32/m, which a < m·2^16 and m < 2^8 ensure.
 struct OddDivisor {
   uint32_t m = 1;
   uint32_t magic = 0;
-  unsigned s = 0;
 
   static constexpr OddDivisor of(uint32_t m) {
     if (m == 1) return {};
-    unsigned s = 0;
-    while ((m >> (s + 1)) != 0) ++s;
-    const uint64_t power = uint64_t(1) << (32 + s);
-    return {m, uint32_t((power - 1) / m + 1), s};
+    return {m, uint32_t(((uint64_t(1) << 32) - 1) / m + 1)};
   }
   CUZK_HD uint32_t quotient(uint32_t a) const {
 #if defined(__CUDA_ARCH__)
-    return __umulhi(a, magic) >> s;
+    return __umulhi(a, magic);
 #else
-    return uint32_t((uint64_t(a) * magic) >> 32) >> s;
+    return uint32_t((uint64_t(a) * magic) >> 32);
 #endif
   }
 };
+
+// (high << 16) | (low >> 16) and (high << 16) | (low & 0xffff) for high below 2^16: one byte
+// permutation each on the device.
+CUZK_HD uint32_t join_high_halves(uint32_t high, uint32_t low) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(low, high, 0x5432);
+#else
+  return (high << 16) | (low >> 16);
+#endif
+}
+CUZK_HD uint32_t join_low_halves(uint32_t high, uint32_t low) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(low, high, 0x5410);
+#else
+  return (high << 16) | (low & 0xffffu);
+#endif
+}
 
 // The balanced digits of a scalar k < r in radix B = m·2^shift (an odd m with 1 < m <
 // kRadixOddBound, B ≤ 2^30), least significant first, one per next(): d in [−B/2, B/2] with
@@ -164,12 +176,12 @@ struct RadixDigits {
     }
     uint32_t rem = 0;
     for (unsigned i = kActive; i-- > 0;) {
-      const uint32_t high = (rem << 16) | (k[i] >> 16);
+      const uint32_t high = join_high_halves(rem, k[i]);
       const uint32_t q_high = divisor.quotient(high);
-      const uint32_t mid = ((high - q_high * divisor.m) << 16) | (k[i] & 0xffffu);
+      const uint32_t mid = join_low_halves(high - q_high * divisor.m, k[i]);
       const uint32_t q_low = divisor.quotient(mid);
       rem = mid - q_low * divisor.m;
-      k[i] = (q_high << 16) | q_low;
+      k[i] = join_low_halves(q_high, q_low);
     }
     return rem;
   }

@@ -155,7 +155,7 @@ size_t shift_bases_workspace_bytes(size_t n);
 
 // Fills `table` (device, at least table_rows(c, rows, odd)·n points) from the device-resident
 // bases, on `stream`; c in [kMinWindowBits, kMaxShiftedWindowBits], and an odd factor of the
-// radix (1, or odd below 2^15 with odd·2^c ≤ 2^kMaxShiftedWindowBits). Row 0 is copied from
+// radix (1, or odd below 2^8 with odd·2^c ≤ 2^kMaxShiftedWindowBits). Row 0 is copied from
 // `bases` unless they are the table's first n points already (a buffer made with room for the
 // rows after the bases).
 template <class Curve>

@@ -191,7 +191,7 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
         radix > (uint64_t(1) << kMaxShiftedWindowBits) || request.radix_windows == 0) {
       CUZK_INVALID_INPUT("gpu msm: a radix of " + std::to_string(request.radix_odd) + "·2^" +
                          std::to_string(plan.c) +
-                         "; odd radices are for shifted tables, with an odd factor below 2^15 "
+                         "; odd radices are for shifted tables, with an odd factor below 2^8 "
                          "and at most 2^" + std::to_string(kMaxShiftedWindowBits));
     }
     plan.odd = request.radix_odd;

@@ -43,7 +43,7 @@ CUZK_HD void radix_digits(const uint64_t* limbs, const uint64_t* modulus, unsign
   // scalar_bits − w·step bits: a bound the same for every thread, which lets the division skip
   // the words that have fallen off.
   unsigned step = layout.c - 1;
-  step += layout.divisor.s;  // ⌊log2 B⌋ − 1 = c + ⌊log2 m⌋ − 1
+  for (uint32_t m = layout.divisor.m; m > 1; m >>= 1) ++step;  // ⌊log2 B⌋ − 1
   const unsigned end = first_window + layout.windows_in_pass;
   for (unsigned w = 0; w < end; ++w) {
     const unsigned bits = scalar_bits > w * step ? scalar_bits - w * step : 1;

@@ -156,7 +156,8 @@ struct ShiftedRadix {
   uint32_t odd = 1;
 };
 
-// Odd factors the tuning considers (a division by one costs the digits kernel the same).
+// Odd factors the tuning considers: all that the digits divide by (digits.hpp: kRadixOddBound),
+// each at the same cost.
 inline constexpr uint32_t kMaxTunedRadixOdd = 255;
 
 // The best radix for a table of at most max_rows rows (0: no limit), by shifted_cost's model
