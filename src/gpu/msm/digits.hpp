@@ -155,12 +155,18 @@ struct RadixDigits {
 
   CUZK_HD int32_t next(unsigned active_words = kWords) {
     const uint32_t low = k[0] & ((uint32_t(1) << shift) - 1);
-    const uint32_t rem = shift_and_divide_from<kWords>(active_words);
-    const uint32_t radix = divisor.m << shift;
-    const uint32_t d = low + (rem << shift) + carry;  // in [0, B]
-    carry = d > radix / 2 ? 1 : 0;
-    const int32_t digit = int32_t(d) - int32_t(carry != 0 ? radix : 0);
-    return negated ? -digit : digit;
+    return digit(low, shift_and_divide_from<kWords>(active_words));
+  }
+
+  // Digits 0..count−1 into emit(w, d), for a scalar below 2^scalar_bits. Each digit takes at
+  // least ⌊log2 B⌋ − 1 bits off the rest, so before digit w it has at most scalar_bits −
+  // w·(⌊log2 B⌋ − 1) bits: a bound the same for every thread, from which the divisions run over
+  // just the words the rest can still fill, in one straight-line loop per word count.
+  template <class Emit>
+  CUZK_HD void each(unsigned count, unsigned scalar_bits, Emit& emit) {
+    unsigned step = shift - 1;
+    for (uint32_t m = divisor.m; m > 1; m >>= 1) ++step;
+    each_from<kWords>(0, count, scalar_bits, step, emit);
   }
 
  private:
@@ -184,6 +190,25 @@ struct RadixDigits {
       k[i] = join_low_halves(q_high, q_low);
     }
     return rem;
+  }
+  CUZK_HD int32_t digit(uint32_t low, uint32_t rem) {
+    const uint32_t radix = divisor.m << shift;
+    const uint32_t d = low + (rem << shift) + carry;  // in [0, B]
+    carry = d > radix / 2 ? 1 : 0;
+    const int32_t signed_d = int32_t(d) - int32_t(carry != 0 ? radix : 0);
+    return negated ? -signed_d : signed_d;
+  }
+  template <unsigned kActive, class Emit>
+  CUZK_HD void each_from(unsigned w, unsigned count, unsigned scalar_bits, unsigned step,
+                         Emit& emit) {
+    for (; w < count; ++w) {
+      const unsigned bits = scalar_bits > w * step ? scalar_bits - w * step : 1;
+      const unsigned words = bits > shift ? (bits - shift + 31) / 32 : 1;
+      if (words < kActive) break;
+      const uint32_t low = k[0] & ((uint32_t(1) << shift) - 1);
+      emit(w, digit(low, shift_and_divide<kActive>()));
+    }
+    if constexpr (kActive > 1) each_from<kActive - 1>(w, count, scalar_bits, step, emit);
   }
   template <unsigned kActive>
   CUZK_HD uint32_t shift_and_divide_from(unsigned active_words) {

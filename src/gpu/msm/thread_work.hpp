@@ -30,7 +30,7 @@ CUZK_HD void digits(const uint64_t* limbs, unsigned limbs_per_scalar, size_t cou
   }
 }
 
-// The same for shifted bases of an odd radix (KeyLayout::odd > 1): the digits come in order
+// The same for shifted bases of an odd radix (KeyLayout::divisor.m > 1): the digits come in order
 // from window 0 (digits.hpp: RadixDigits), so a pass makes those below its first window too and
 // drops them. `modulus` is r, `scalar_bits` its bit length.
 template <unsigned kLimbs>
@@ -39,23 +39,17 @@ CUZK_HD void radix_digits(const uint64_t* limbs, const uint64_t* modulus, unsign
                           const KeyLayout& layout, unsigned first_window, uint32_t* keys,
                           uint32_t* values) {
   RadixDigits<kLimbs> digits(limbs, modulus, layout.c, layout.divisor);
-  // Each digit takes at least ⌊log2 B⌋ − 1 bits off the rest, so before digit w it has at most
-  // scalar_bits − w·step bits: a bound the same for every thread, which lets the division skip
-  // the words that have fallen off.
-  unsigned step = layout.c - 1;
-  for (uint32_t m = layout.divisor.m; m > 1; m >>= 1) ++step;  // ⌊log2 B⌋ − 1
-  const unsigned end = first_window + layout.windows_in_pass;
-  for (unsigned w = 0; w < end; ++w) {
-    const unsigned bits = scalar_bits > w * step ? scalar_bits - w * step : 1;
-    const unsigned words = bits > layout.c ? (bits - layout.c + 31) / 32 : 1;
-    const int32_t d = digits.next(words < 2 * kLimbs ? words : 2 * kLimbs);
-    if (w < first_window) continue;
-    const unsigned local = w - first_window;
+  size_t at = i;  // the slot of window first_window + local: local·count + i
+  uint32_t base = layout.base_index(index, first_window, 0);
+  auto emit = [&](unsigned w, int32_t d) {
+    if (w < first_window) return;
     const int32_t digit = live ? d : 0;
-    keys[local * count + i] = layout.key(digit, local);
-    values[local * count + i] =
-        KeyLayout::value(layout.base_index(index, first_window, local), digit);
-  }
+    keys[at] = layout.key(digit, w - first_window);
+    values[at] = KeyLayout::value(base, digit);
+    at += count;
+    base += layout.shifted_stride;
+  };
+  digits.each(first_window + layout.windows_in_pass, scalar_bits, emit);
 }
 
 // Compact pairs (MsmConfig::scalar_counts): the pairs a canonical scalar has in a pass of
