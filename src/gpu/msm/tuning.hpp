@@ -165,9 +165,9 @@ inline constexpr uint32_t kMaxTunedRadixOdd = 255;
 // powers of two and odd·2^c up to 2^kMaxShiftedWindowBits. `windows` gives W(B) for (c, odd)
 // (msm::shifted_windows). For BLS12-381 at 2^26 this is 9·2^20: 11 windows as c = 24 gives,
 // with B/2 = 4.72 M buckets instead of 8.39 M. The model leaves out what the odd radix costs
-// the digits kernel (its divisions: 2.5 → 5.3 ms at 2^26), so it promises more than it gives:
-// on the H200 (bench/results/2026-12-04_h200_af496ba_msm_odd_radix.json) BLS12-381 G1 2^26
-// 304.9 → 301.6 ms, 2^24 84.1 → 82.6 (9·2^20 against 2^22); BN254 G1 2^26 is even (gpu/msm
+// the digits kernel (its divisions: 0.68 → 1.08 ms at 2^24), so it promises more than it gives:
+// on the H200 (bench/results/2026-12-04_h200_4a15173_msm_odd_radix.json) BLS12-381 G1 2^26
+// 305.2 → 301.1 ms, 2^24 84.1 → 82.5 (9·2^20 against 2^22); BN254 G1 2^26 is even (gpu/msm
 // README, "Odd radices"). Like shifted_cost it counts dense scalars.
 template <class WindowsOf>
 ShiftedRadix shifted_radix_for(size_t n, unsigned max_rows, WindowsOf windows) {
