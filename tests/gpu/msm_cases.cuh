@@ -721,7 +721,8 @@ TYPED_TEST_P(GpuMsmTest, OddRadixTables) {
   };
   size_t table_cases = 0, table_mismatches = 0;
   for (const Case& k : {Case{1, 20, 9, 0}, Case{1000, 20, 9, 0}, Case{4097, 5, 3, 0},
-                        Case{4097, 9, 17, 3}, Case{65537, 13, 5, 2}, Case{65537, 0, 0, 0}}) {
+                        Case{4097, 9, 17, 3}, Case{65537, 13, 5, 2}, Case{65537, 0, 0, 0},
+                        Case{1000, 2, 255, 10}}) {  // sets 255^10·2^20 apart: past 64 bits
     const size_t n = k.n;
     const gm::ShiftedRadix radix =
         k.c != 0 ? gm::ShiftedRadix{k.c, k.odd}

@@ -685,7 +685,8 @@ EmulationResult emulate_msm(const std::vector<FrBase>& bases, const std::vector<
     per_set = groups;
   }
   Fr acc = Fr::zero();
-  const Fr shift = Fr::from_u64(2).pow(plan.set_shift()) * Fr::from_u64(plan.set_odd_factor());
+  const Fr shift = Fr::from_u64(2).pow(plan.set_shift()) *
+                   Fr::from_u64(plan.odd).pow(plan.set_odd_multiplications());
   for (unsigned w = plan.bucket_sets; w-- > 0;) acc = acc * shift + sums[w].v;
   Fr direct = Fr::zero();
   for (size_t i = 0; i < n; ++i) direct += Fr::from_int(scalars[i]) * bases[i].v;
@@ -765,6 +766,9 @@ TEST(GpuMsmHost, PipelineEmulationEqualsTheDirectSum) {
        0, 3, 17},
       {"random shifted, radix 9·2^13, 1 row", 3000, 13, 0, kSortEntriesPerPass, true, 8, false, 0,
        1, 9},
+      // Sets 255^10·2^20 apart: a factor past 64 bits.
+      {"near r shifted, radix 255·2^2, 10 rows", 3000, 2, 0, kSortEntriesPerPass, true, 8, false,
+       0, 10, 255},
   };
   size_t mismatches = 0;
   for (const Case& c : cases) {

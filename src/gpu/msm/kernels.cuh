@@ -306,13 +306,13 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 // Jacobian coordinates (2M + 5S). One thread: about W·c doublings in sequence.
 template <class Curve>
 __global__ void horner(const ec::Xyzz<Curve>* window_sums, unsigned windows, unsigned shift,
-                       uint64_t odd_factor, const ec::Xyzz<Curve>* addend,
+                       uint32_t odd, unsigned odd_multiplications, const ec::Xyzz<Curve>* addend,
                        ec::Jacobian<Curve>* result) {
   if (thread_index() != 0) return;
   ec::Jacobian<Curve> acc = ec::Jacobian<Curve>::infinity();
   for (unsigned w = windows; w-- > 0;) {
     if (!acc.is_infinity()) {
-      if (odd_factor > 1) acc = work::small_multiple(acc, odd_factor);
+      for (unsigned k = 0; k < odd_multiplications; ++k) acc = work::small_multiple(acc, odd);
       for (unsigned k = 0; k < shift; ++k) acc = acc.dbl();
     }
     acc = acc + window_sums[w].to_jacobian();

@@ -315,7 +315,7 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
   check_workspace("gpu msm", workspace, l.total);
   const cudaStream_t stream = config.stream;
   if (n == 0) {
-    kernels::horner<Curve><<<1, 1, 0, stream>>>(nullptr, 0, plan.c, 1, addend, result);
+    kernels::horner<Curve><<<1, 1, 0, stream>>>(nullptr, 0, plan.c, 1, 0, addend, result);
     CUZK_CHECK_LAUNCH();
     return;
   }
@@ -465,8 +465,8 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
     src = 1 - src;
   }
   kernels::horner<Curve>
-      <<<1, 1, 0, stream>>>(sums[src], plan.bucket_sets, plan.set_shift(), plan.set_odd_factor(),
-                            addend, result);
+      <<<1, 1, 0, stream>>>(sums[src], plan.bucket_sets, plan.set_shift(), plan.odd,
+                            plan.set_odd_multiplications(), addend, result);
   CUZK_CHECK_LAUNCH();
 }
 
@@ -672,7 +672,7 @@ void sum_selected(std::span<const ec::Affine<Curve>> bases, const uint64_t* sele
   auto* sum = reinterpret_cast<Xyzz*>(workspace.data());
   detail::run_selection<Curve>(bases.data(), bases.size(), selection, sum,
                                workspace.subspan(sum_slot_bytes<Curve>()), config);
-  kernels::horner<Curve><<<1, 1, 0, config.stream>>>(nullptr, 0, 1, 1, sum, result);
+  kernels::horner<Curve><<<1, 1, 0, config.stream>>>(nullptr, 0, 1, 1, 0, sum, result);
   CUZK_CHECK_LAUNCH();
 }
 

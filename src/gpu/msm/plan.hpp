@@ -79,13 +79,10 @@ struct MsmPlan {
             shifted ? set_of(first_window) * table_rows : 0u, OddDivisor::of(odd)};
   }
   // Consecutive bucket sets weigh B^R apart in the final Horner step (B^1 for plain bases, one
-  // set per window): set_shift() doublings and a multiplication by set_odd_factor() = odd^R.
+  // set per window): set_shift() doublings and set_odd_multiplications() multiplications by odd
+  // (one at a time: odd^R need not fit 64 bits).
   unsigned set_shift() const { return shifted ? c * table_rows : c; }
-  uint64_t set_odd_factor() const {
-    uint64_t factor = 1;
-    for (unsigned row = 0; row < (shifted ? table_rows : 1); ++row) factor *= odd;
-    return factor;
-  }
+  unsigned set_odd_multiplications() const { return odd == 1 ? 0 : table_rows; }
   size_t accumulate_threads(size_t entries_count) const {
     return (entries_count + entries_per_thread - 1) / entries_per_thread;
   }
