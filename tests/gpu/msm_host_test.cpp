@@ -81,8 +81,8 @@ void check_radix_digits(unsigned c, uint32_t odd, size_t& cases, size_t& mismatc
   std::vector<ScalarInt> scalars = {ScalarInt::from_u64(0), ScalarInt::from_u64(1),
                                     (-Scalar::one()).to_int()};
   const Scalar half = Scalar::from_u64(2).inverse();  // (r + 1)/2
-  for (int64_t delta : {-2, -1, 0, 1}) {
-    scalars.push_back((half + Scalar::from_u64(uint64_t(delta + 2)) - Scalar::from_u64(2)).to_int());
+  for (uint64_t above : {0, 1, 2, 3}) {  // (r + 1)/2 − 2 .. (r + 1)/2 + 1
+    scalars.push_back((half + Scalar::from_u64(above) - Scalar::from_u64(2)).to_int());
   }
   for (int i = 0; i < 300; ++i) scalars.push_back(Scalar::random(rng).to_int());
   const unsigned windows = radix_window_count<4>(Scalar::kModulus.limb, c, odd);

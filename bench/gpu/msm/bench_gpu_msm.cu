@@ -175,7 +175,8 @@ std::vector<gm::ShiftedRadix> shifted_radices(size_t n, unsigned rows, const Opt
     } else {
       const size_t x = spec.find('x');
       if (x == std::string::npos) throw std::invalid_argument("--radix " + spec);
-      out.push_back({unsigned(std::stoul(spec.substr(x + 1))), uint32_t(std::stoul(spec.substr(0, x)))});
+      out.push_back(
+          {unsigned(std::stoul(spec.substr(x + 1))), uint32_t(std::stoul(spec.substr(0, x)))});
     }
   }
   return out;

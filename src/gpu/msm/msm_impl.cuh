@@ -229,9 +229,9 @@ struct ShiftedShape {
   bool shifted() const { return c != 0; }
 };
 
-// shifted: the table's shape (msm_shifted), none for plain bases; counts: a counted msm's (PlanRequest::counts); accumulate:
-// the accumulation kernel the caller has selected already (nullptr: selected here, where there
-// is a device, for its occupancy).
+// shifted: the table's shape (msm_shifted), none for plain bases; counts: a counted msm's
+// (PlanRequest::counts); accumulate: the accumulation kernel the caller has selected already
+// (nullptr: selected here, where there is a device, for its occupancy).
 template <class Curve>
 MsmSetup setup_msm(size_t n, const MsmConfig& config, ShiftedShape shifted = {},
                    ScalarDensity density = ScalarDensity::kDense,
