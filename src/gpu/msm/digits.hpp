@@ -115,9 +115,8 @@ CUZK_HD uint32_t join_low_halves(uint32_t high, uint32_t low) {
 // The rest is kept in 32-bit words. Each digit shifts it right by `shift` bits and divides it
 // by m from the top word down, 16 bits at a time (OddDivisor), the remainder and the bits
 // shifted out making the digit; a digit above B/2 becomes d − B and carries one into the next
-// (added to that digit rather than to the rest). `active_words`: the words the shifted rest is
-// known to fit (on the device a bound the same for every lane, so that the division skips the
-// words that have fallen off without diverging).
+// (added to that digit rather than to the rest). next() divides every word; each() (the
+// kernels') only those the rest can still fill.
 template <unsigned kLimbs>
 struct RadixDigits {
   static constexpr unsigned kWords = 2 * kLimbs;
@@ -153,10 +152,7 @@ struct RadixDigits {
     }
   }
 
-  CUZK_HD int32_t next(unsigned active_words = kWords) {
-    const uint32_t low = k[0] & ((uint32_t(1) << shift) - 1);
-    return digit(low, shift_and_divide_from<kWords>(active_words));
-  }
+  CUZK_HD int32_t next() { return step<kWords>(); }
 
   // Digits 0..count−1 into emit(w, d), for a scalar below 2^scalar_bits. Each digit takes at
   // least ⌊log2 B⌋ − 1 bits off the rest, so before digit w it has at most scalar_bits −
@@ -164,17 +160,18 @@ struct RadixDigits {
   // just the words the rest can still fill, in one straight-line loop per word count.
   template <class Emit>
   CUZK_HD void each(unsigned count, unsigned scalar_bits, Emit& emit) {
-    unsigned step = shift - 1;
-    for (uint32_t m = divisor.m; m > 1; m >>= 1) ++step;
-    each_from<kWords>(0, count, scalar_bits, step, emit);
+    unsigned bits_per_digit = shift - 1;
+    for (uint32_t m = divisor.m; m > 1; m >>= 1) ++bits_per_digit;
+    each_from<kWords>(0, count, scalar_bits, bits_per_digit, emit);
   }
 
  private:
-  // The rest shifted right by `shift` and divided by m, over its low kActive words (those above
-  // are zero, and the one at kActive becomes zero); returns the remainder. One straight-line
-  // body per word count, chosen once per digit: predicated words would issue all the same.
+  // The next digit, the rest shifted right by `shift` and divided by m over its low kActive words
+  // (those above are zero, and the one at kActive becomes zero). One straight-line body per word
+  // count: predicated words would issue all the same.
   template <unsigned kActive>
-  CUZK_HD uint32_t shift_and_divide() {
+  CUZK_HD int32_t step() {
+    const uint32_t low = k[0] & ((uint32_t(1) << shift) - 1);
     constexpr unsigned kShifted = kActive < kWords ? kActive + 1 : kWords;
     for (unsigned i = 0; i < kShifted; ++i) {
       const uint32_t above = i + 1 < kWords ? k[i + 1] : 0;
@@ -189,9 +186,6 @@ struct RadixDigits {
       rem = mid - q_low * divisor.m;
       k[i] = join_low_halves(q_high, q_low);
     }
-    return rem;
-  }
-  CUZK_HD int32_t digit(uint32_t low, uint32_t rem) {
     const uint32_t radix = divisor.m << shift;
     const uint32_t d = low + (rem << shift) + carry;  // in [0, B]
     carry = d > radix / 2 ? 1 : 0;
@@ -199,23 +193,16 @@ struct RadixDigits {
     return negated ? -signed_d : signed_d;
   }
   template <unsigned kActive, class Emit>
-  CUZK_HD void each_from(unsigned w, unsigned count, unsigned scalar_bits, unsigned step,
-                         Emit& emit) {
+  CUZK_HD void each_from(unsigned w, unsigned count, unsigned scalar_bits,
+                         unsigned bits_per_digit, Emit& emit) {
     for (; w < count; ++w) {
-      const unsigned bits = scalar_bits > w * step ? scalar_bits - w * step : 1;
+      const unsigned spent = w * bits_per_digit;
+      const unsigned bits = scalar_bits > spent ? scalar_bits - spent : 1;
       const unsigned words = bits > shift ? (bits - shift + 31) / 32 : 1;
       if (words < kActive) break;
-      const uint32_t low = k[0] & ((uint32_t(1) << shift) - 1);
-      emit(w, digit(low, shift_and_divide<kActive>()));
+      emit(w, step<kActive>());
     }
-    if constexpr (kActive > 1) each_from<kActive - 1>(w, count, scalar_bits, step, emit);
-  }
-  template <unsigned kActive>
-  CUZK_HD uint32_t shift_and_divide_from(unsigned active_words) {
-    if constexpr (kActive > 1) {
-      if (active_words < kActive) return shift_and_divide_from<kActive - 1>(active_words);
-    }
-    return shift_and_divide<kActive>();
+    if constexpr (kActive > 1) each_from<kActive - 1>(w, count, scalar_bits, bits_per_digit, emit);
   }
 };
 
@@ -257,7 +244,7 @@ struct KeyLayout {
   unsigned row_base = 0;
   // Shifted bases: the odd factor m of the radix m·2^c (m = 1: the power of two 2^c), with
   // what dividing by it takes.
-  OddDivisor divisor;
+  OddDivisor divisor = {};
 
   CUZK_HD constexpr bool shifted() const { return shifted_stride != 0; }
   // Shifted bases: the buckets of a set, B/2 for the radix B.

@@ -81,12 +81,9 @@ inline void check_workspace(const char* what, std::span<std::byte> workspace, si
   }
 }
 
-// An odd factor of a shifted table's radix odd·2^c: 1, or odd, below 2^8, with the radix at
-// most 2^kMaxShiftedWindowBits (its B/2 buckets, like 2^(c−1)'s, within a few GB).
+// A shifted table's radix odd·2^c, as tuning.hpp's radix_supported takes it.
 inline void check_radix(const char* what, unsigned c, uint32_t odd) {
-  if (odd == 1) return;
-  if (odd % 2 == 0 || odd >= kRadixOddBound || c > kMaxShiftedWindowBits ||
-      (uint64_t(odd) << c) > (uint64_t(1) << kMaxShiftedWindowBits)) {
+  if (!radix_supported(c, odd)) {
     CUZK_INVALID_INPUT(std::string(what) + ": a radix of " + std::to_string(odd) + "·2^" +
                        std::to_string(c) + "; the odd factor must be odd and below 2^8, the " +
                        "radix at most 2^" + std::to_string(kMaxShiftedWindowBits));

@@ -183,9 +183,7 @@ inline MsmPlan plan_msm(size_t n, unsigned scalar_bits, const PlanRequest& reque
   plan.chunk_points = std::max<size_t>(1, chunk_points == 0 ? n : std::min(chunk_points, n));
   plan.chunks = n == 0 ? 0 : (n + plan.chunk_points - 1) / plan.chunk_points;
   if (request.radix_odd != 1) {
-    const uint64_t radix = uint64_t(request.radix_odd) << plan.c;
-    if (!shifted || request.radix_odd % 2 == 0 || request.radix_odd >= kRadixOddBound ||
-        radix > (uint64_t(1) << kMaxShiftedWindowBits) || request.radix_windows == 0) {
+    if (!shifted || !radix_supported(plan.c, request.radix_odd) || request.radix_windows == 0) {
       CUZK_INVALID_INPUT("gpu msm: a radix of " + std::to_string(request.radix_odd) + "·2^" +
                          std::to_string(plan.c) +
                          "; odd radices are for shifted tables, with an odd factor below 2^8 "

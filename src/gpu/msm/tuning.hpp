@@ -43,6 +43,8 @@
 #include <cstdint>
 #include <span>
 
+#include "gpu/msm/digits.hpp"
+
 namespace cuzk::gpu::msm {
 
 inline constexpr unsigned kMinWindowBits = 2;
@@ -129,11 +131,16 @@ constexpr unsigned window_bits_for(size_t n, Group group, ScalarDensity density)
 // (Sorting a group's windows in several passes instead of one, to save workspace, costs more
 // than the wider window saves: 676-708 ms at 2^27 with passes of 2^28 pairs,
 // ..._2p27_split_passes.json.)
-constexpr double shifted_cost(size_t n, unsigned scalar_bits, unsigned c, unsigned max_rows) {
-  const unsigned windows = window_count(scalar_bits, c);
+//
+// The same for any radix B of `windows` windows (B/2 buckets a set): W·n + ⌈W/R⌉·2·B.
+constexpr double shifted_radix_cost(size_t n, unsigned windows, uint64_t radix,
+                                    unsigned max_rows) {
   const unsigned rows = max_rows == 0 || max_rows > windows ? windows : max_rows;
   const unsigned sets = (windows + rows - 1) / rows;
-  return double(windows) * double(n) + 2.0 * double(sets) * double(uint64_t(1) << c);
+  return double(windows) * double(n) + 2.0 * double(sets) * double(radix);
+}
+constexpr double shifted_cost(size_t n, unsigned scalar_bits, unsigned c, unsigned max_rows) {
+  return shifted_radix_cost(n, window_count(scalar_bits, c), uint64_t(1) << c, max_rows);
 }
 
 // The best window for a table of at most max_rows rows (0: no limit).
@@ -156,13 +163,18 @@ struct ShiftedRadix {
   uint32_t odd = 1;
 };
 
-// Odd factors the tuning considers: all that the digits divide by (digits.hpp: kRadixOddBound),
-// each at the same cost.
-inline constexpr uint32_t kMaxTunedRadixOdd = 255;
+// Whether shifted tables take the radix odd·2^c: a power of two (odd = 1), or an odd factor the
+// digits divide by (below kRadixOddBound) with the radix at most 2^kMaxShiftedWindowBits (its B/2
+// buckets, like 2^(c−1)'s, within a few GB).
+constexpr bool radix_supported(unsigned c, uint32_t odd) {
+  if (odd == 1) return true;
+  return odd % 2 == 1 && odd < kRadixOddBound && c <= kMaxShiftedWindowBits &&
+         (uint64_t(odd) << c) <= (uint64_t(1) << kMaxShiftedWindowBits);
+}
 
-// The best radix for a table of at most max_rows rows (0: no limit), by shifted_cost's model
-// with the radix B in place of 2^c, since a set has B/2 buckets: W(B)·n + ⌈W(B)/R⌉·2·B, over
-// powers of two and odd·2^c up to 2^kMaxShiftedWindowBits. `windows` gives W(B) for (c, odd)
+// The best radix for a table of at most max_rows rows (0: no limit), by shifted_radix_cost's
+// model, over powers of two and every supported odd·2^c (odd factors cost the digits kernel the
+// same, whichever they are). `windows` gives W(B) for (c, odd)
 // (msm::shifted_windows). For BLS12-381 at 2^26 this is 9·2^20: 11 windows as c = 24 gives,
 // with B/2 = 4.72 M buckets instead of 8.39 M. The model leaves out what the odd radix costs
 // the digits kernel (its divisions: 0.68 → 1.08 ms at 2^24), so it promises more than it gives:
@@ -174,13 +186,8 @@ ShiftedRadix shifted_radix_for(size_t n, unsigned max_rows, WindowsOf windows) {
   ShiftedRadix best;
   double best_cost = 0;
   for (unsigned c = kMinWindowBits; c <= kMaxShiftedWindowBits; ++c) {
-    for (uint32_t odd = 1; odd <= kMaxTunedRadixOdd; odd += 2) {
-      const uint64_t radix = uint64_t(odd) << c;
-      if (radix > (uint64_t(1) << kMaxShiftedWindowBits)) break;
-      const unsigned w = windows(c, odd);
-      const unsigned rows = max_rows == 0 || max_rows > w ? w : max_rows;
-      const unsigned sets = (w + rows - 1) / rows;
-      const double cost = double(w) * double(n) + 2.0 * double(sets) * double(radix);
+    for (uint32_t odd = 1; radix_supported(c, odd); odd += 2) {
+      const double cost = shifted_radix_cost(n, windows(c, odd), uint64_t(odd) << c, max_rows);
       if (best.c == 0 || cost < best_cost) {
         best = {c, odd};
         best_cost = cost;
