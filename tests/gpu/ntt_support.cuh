@@ -78,7 +78,8 @@ std::vector<Step<Fr>> op_steps(const Domain<Fr>& d, Op op, Order in, Order out,
 template <class Fr, bool kDif>
 void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& tile_memory) {
   const PassShape& shape = args.shape;
-  const TileMemory<Fr> shared{tile_memory.data(), uint32_t(tile_memory.size())};
+  const TileMemory<Fr> shared{tile_memory.data(), uint32_t(tile_memory.size()),
+                              shape.log_lanes};
   for (uint32_t tile = 0; tile < shape.tiles(); ++tile) {
     for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
       pass_load<Fr, kDif>(args, shared, tile, e);

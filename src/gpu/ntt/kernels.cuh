@@ -19,7 +19,7 @@ __global__ void __launch_bounds__(Tuning::kThreadsPerBlock) pass_kernel(const Pa
   extern __shared__ uint4 shared_words[];
   const uint32_t tile = blockIdx.x;
   const uint32_t elements = args.shape.tile_elements();
-  const TileMemory<Fr> shared{shared_words, elements};
+  const TileMemory<Fr> shared{shared_words, elements, args.shape.log_lanes};
   for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
     pass_load<Fr, kDif>(args, shared, tile, e);
   }

@@ -84,18 +84,20 @@ CUZK_HD void store_element(Fr* p, const Fr& v) {
 }
 
 // A tile of `slots` elements in shared memory, stored as sizeof(Fr)/16 planes of 16-byte
-// words: part k of slot s is word s of plane k. The hardware serves a warp's 16-byte accesses a
-// quarter warp (8 threads) at a time, and the threads of a pass touch consecutive slots: in a
-// plane those are 128 consecutive bytes, every bank once, where whole 32-byte elements side by
-// side would put the 8 accesses 32 bytes apart and on each bank twice.
+// words: part k of slot s is word spread_slot(s) of plane k (plan.hpp). The hardware serves a
+// warp's 16-byte accesses a quarter warp (8 threads) at a time: in a plane, 8 words that differ
+// modulo 8 take every bank once, where whole 32-byte elements side by side would put the 8
+// accesses 32 bytes apart and on each bank twice.
 template <class Fr>
 struct TileMemory {
   static_assert(sizeof(Fr) % 16 == 0);
   static constexpr unsigned kParts = sizeof(Fr) / 16;
   void* base;
   uint32_t slots;
+  unsigned log_lanes;
 
-  CUZK_HD Fr load(uint32_t s) const {
+  CUZK_HD Fr load(uint32_t slot) const {
+    const uint32_t s = spread_slot(slot, log_lanes);
     Fr r;
 #if defined(__CUDA_ARCH__)
     const uint4* planes = static_cast<const uint4*>(base);
@@ -112,7 +114,8 @@ struct TileMemory {
     return r;
   }
 
-  CUZK_HD void store(uint32_t s, const Fr& v) const {
+  CUZK_HD void store(uint32_t slot, const Fr& v) const {
+    const uint32_t s = spread_slot(slot, log_lanes);
 #if defined(__CUDA_ARCH__)
     uint4* planes = static_cast<uint4*>(base);
     const uint4* src = reinterpret_cast<const uint4*>(&v);

@@ -15,12 +15,12 @@
 // decimation-in-time (DIT) transform (bit-reversed in, natural out) runs the same passes in
 // reverse order, each applying its twiddle before its column transforms.
 //
-// Cost per element and pass: K/2 − (1 − 2^−K) Montgomery products in the column butterflies
-// (the butterflies with twiddle 1 skip theirs) plus 2 for the twiddle (one to assemble it
-// from a two-level table, one to apply it), or 1 when the pass's sub-blocks fit the fine
-// table of tables.hpp. 2^27 = 9 + 9 + 9: 13.5 products per element (the first pass's twiddle
-// two-level, the second's fine, the last none), as many as log2(n) radix-2 stages would take
-// reading the vector 27 times.
+// Cost per element and pass: at most K/2 − (1 − 2^−K) Montgomery products in the column
+// butterflies (those with twiddle 1 skip theirs, where they fill whole warps: butterfly(); 3.53
+// issued for K = 9) plus 2 for the twiddle (one to assemble it from a two-level table, one to
+// apply it), or 1 when the pass's sub-blocks fit the fine table of tables.hpp. 2^27 = 9 + 9 +
+// 9: 13.5 products per element (the first pass's twiddle two-level, the second's fine, the last
+// none), as many as log2(n) radix-2 stages would take reading the vector 27 times.
 
 #include <cstddef>
 #include <cstdint>
@@ -115,18 +115,57 @@ struct PassShape {
 // Butterfly b (< tile_elements / 2) at the stage of half-width 2^log_half: the shared-memory
 // slots of its two rows and the index of its twiddle in the column transform's table, which
 // holds ψ^i for i < 2^(table_log − 1), ψ a primitive 2^table_log-th root (index 0: twiddle 1).
+//
+// The butterflies of a column are (group g, offset j), rows g·2^(log_half+1) + j and that plus
+// 2^log_half, twiddle ψ^(j·2^(table_log−1−log_half)): those with j = 0 have twiddle 1 and skip
+// their product, but a warp skips it only when all its threads do. So where the j = 0
+// butterflies of the tile fill whole warps (kLogWarpThreads), b enumerates them first (g
+// fastest, then j: twiddle_ones_first); elsewhere j runs fastest, which gives a quarter warp
+// consecutive rows. In a pass of 9 stages (2^27) that leaves 3.53 products per element to
+// issue instead of 4: the stages of half-width 2, 4, 8, 16 skip 1/2, 1/4, 1/8, 1/16 of theirs.
 struct Butterfly {
   uint32_t lo_slot, hi_slot, twiddle_index;
 };
+inline constexpr unsigned kLogWarpThreads = 5;
+CUZK_HD bool twiddle_ones_first(const PassShape& shape, unsigned log_half) {
+  const unsigned log_groups = shape.stages - 1 - log_half;
+  return log_half > 0 && log_groups + shape.log_lanes >= kLogWarpThreads;
+}
 CUZK_HD Butterfly butterfly(const PassShape& shape, unsigned log_half, unsigned table_log,
                             uint32_t b) {
   const uint32_t lane = b & ((uint32_t(1) << shape.log_lanes) - 1);
   const uint32_t q = b >> shape.log_lanes;
-  const uint32_t j = q & ((uint32_t(1) << log_half) - 1);
-  const uint32_t lo_row = ((q >> log_half) << (log_half + 1)) | j;
+  const unsigned log_groups = shape.stages - 1 - log_half;
+  uint32_t j, group;
+  if (twiddle_ones_first(shape, log_half)) {
+    j = q >> log_groups;
+    group = q & ((uint32_t(1) << log_groups) - 1);
+  } else {
+    j = q & ((uint32_t(1) << log_half) - 1);
+    group = q >> log_half;
+  }
+  const uint32_t lo_row = (group << (log_half + 1)) | j;
   const uint32_t hi_row = lo_row + (uint32_t(1) << log_half);
   return {(lo_row << shape.log_lanes) | lane, (hi_row << shape.log_lanes) | lane,
           j << (table_log - 1 - log_half)};
+}
+
+// Where slot s (row·2^log_lanes + lane) of a tile lies among the 16-byte words of a plane of
+// shared memory (pass.hpp, TileMemory). A quarter warp's 16-byte accesses take one pass of the
+// banks when their words differ modulo 8 (8 × 16 bytes span the 32 banks). A quarter warp reads
+// 8 / 2^log_lanes rows of 2^log_lanes lanes; consecutive rows give consecutive words, but rows
+// 2h apart (the twiddle-ones-first stages above, and the stage of half-width 1) would all land
+// on the same banks. So the row bits of the word's low 3 bits (bits log_lanes..2) are XORed
+// with the bits above them folded to that width: rows that differ only above bit 2 then differ
+// below it, and any 8 consecutive aligned words stay a permutation of one bank pass.
+CUZK_HD uint32_t spread_slot(uint32_t s, unsigned log_lanes) {
+  if (log_lanes >= 3) return s;
+  const unsigned width = 3 - log_lanes;
+  uint32_t fold = s >> 3;
+  fold ^= fold >> width;
+  fold ^= fold >> (2 * width);
+  fold ^= fold >> (4 * width);
+  return s ^ ((fold & ((uint32_t(1) << width) - 1)) << log_lanes);
 }
 
 // The stage counts of the passes of a 2^log_n transform, first pass (top bits) first: as few
