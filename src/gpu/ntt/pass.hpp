@@ -195,9 +195,10 @@ CUZK_HD void pass_butterfly(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
   const Fr u = shared.load(f.lo_slot);
   Fr v = shared.load(f.hi_slot);
   if constexpr (kDif) {
+    // The sum is stored before the product, so that u and v need no registers during it.
     Fr d = u - v;
-    if (f.twiddle_index != 0) d = d * load_element(a.column_twiddles + f.twiddle_index);
     shared.store(f.lo_slot, u + v);
+    if (f.twiddle_index != 0) d = d * load_element(a.column_twiddles + f.twiddle_index);
     shared.store(f.hi_slot, d);
   } else {
     if (f.twiddle_index != 0) v = v * load_element(a.column_twiddles + f.twiddle_index);
