@@ -60,9 +60,10 @@ TEST(NttPlan, ButterfliesPairSlotsWithoutBankConflicts) {
   for (unsigned log_n = 1; log_n <= Tuning::kMaxLogSize; ++log_n) {
     for (const PassShape& s : pass_shapes(log_n)) {
       const uint32_t slots = s.tile_elements();
+      const SlotSpread spread = SlotSpread::of(s.log_lanes);
       std::vector<uint8_t> placed(slots, 0);
       for (uint32_t slot = 0; slot < slots; ++slot) {
-        const uint32_t word = spread_slot(slot, s.log_lanes);
+        const uint32_t word = spread(slot);
         ASSERT_LT(word, slots);
         ASSERT_EQ(placed[word]++, 0) << "log_n " << log_n << " slot " << slot;
       }
@@ -70,24 +71,25 @@ TEST(NttPlan, ButterfliesPairSlotsWithoutBankConflicts) {
         for (uint32_t e = 0; e < slots; e += 8) {
           uint32_t words[8];
           for (uint32_t t = 0; t < 8; ++t) {
-            words[t] = spread_slot(s.element(0, e + t).slot, s.log_lanes);
+            words[t] = spread(s.element(0, e + t).slot);
           }
           ASSERT_EQ(bank_passes(words), 1u) << "log_n " << log_n << " element " << e;
         }
       }
       uint64_t issued = 0;
       for (unsigned log_half = 0; log_half < s.stages; ++log_half) {
+        const StageMap stage = stage_map(s, log_half, column_table_log(log_n));
         std::vector<uint8_t> seen(slots, 0);
         const uint32_t butterflies = s.butterflies_per_stage();
         for (uint32_t b = 0; b < butterflies; ++b) {
-          const Butterfly f = butterfly(s, log_half, column_table_log(log_n), b);
+          const Butterfly f = butterfly(stage, b);
           ASSERT_EQ(seen[f.lo_slot]++, 0) << "log_n " << log_n << " half " << log_half;
           ASSERT_EQ(seen[f.hi_slot]++, 0) << "log_n " << log_n << " half " << log_half;
         }
         for (uint32_t warp = 0; warp < butterflies; warp += 32) {
           bool product = false;
           for (uint32_t b = warp; b < std::min(butterflies, warp + 32); ++b) {
-            product |= butterfly(s, log_half, column_table_log(log_n), b).twiddle_index != 0;
+            product |= butterfly(stage, b).twiddle_index != 0;
           }
           if (product) issued += std::min(butterflies - warp, 32u);
         }
@@ -95,9 +97,9 @@ TEST(NttPlan, ButterfliesPairSlotsWithoutBankConflicts) {
         for (uint32_t b = 0; b < butterflies; b += 8) {
           uint32_t lo[8], hi[8];
           for (uint32_t t = 0; t < 8; ++t) {
-            const Butterfly f = butterfly(s, log_half, column_table_log(log_n), b + t);
-            lo[t] = spread_slot(f.lo_slot, s.log_lanes);
-            hi[t] = spread_slot(f.hi_slot, s.log_lanes);
+            const Butterfly f = butterfly(stage, b + t);
+            lo[t] = spread(f.lo_slot);
+            hi[t] = spread(f.hi_slot);
           }
           ASSERT_EQ(bank_passes(lo), 1u) << "log_n " << log_n << " half " << log_half << " b " << b;
           ASSERT_EQ(bank_passes(hi), 1u) << "log_n " << log_n << " half " << log_half << " b " << b;

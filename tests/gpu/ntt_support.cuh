@@ -79,15 +79,16 @@ template <class Fr, bool kDif>
 void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& tile_memory) {
   const PassShape& shape = args.shape;
   const TileMemory<Fr> shared{tile_memory.data(), uint32_t(tile_memory.size()),
-                              shape.log_lanes};
+                              SlotSpread::of(shape.log_lanes)};
   for (uint32_t tile = 0; tile < shape.tiles(); ++tile) {
     for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
       pass_load<Fr, kDif>(args, shared, tile, e);
     }
     for (unsigned i = 0; i < shape.stages; ++i) {
-      const unsigned log_half = stage_log_half(kDif, shape.stages, i);
+      const StageMap stage =
+          stage_map(shape, stage_log_half(kDif, shape.stages, i), args.column_table_log);
       for (uint32_t b = 0; b < shape.butterflies_per_stage(); ++b) {
-        pass_butterfly<Fr, kDif>(args, shared, log_half, b);
+        pass_butterfly<Fr, kDif>(args, shared, stage, b);
       }
     }
     for (uint32_t e = 0; e < shape.tile_elements(); ++e) {

@@ -19,16 +19,17 @@ __global__ void __launch_bounds__(Tuning::kThreadsPerBlock) pass_kernel(const Pa
   extern __shared__ uint4 shared_words[];
   const uint32_t tile = blockIdx.x;
   const uint32_t elements = args.shape.tile_elements();
-  const TileMemory<Fr> shared{shared_words, elements, args.shape.log_lanes};
+  const TileMemory<Fr> shared{shared_words, elements, SlotSpread::of(args.shape.log_lanes)};
   for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
     pass_load<Fr, kDif>(args, shared, tile, e);
   }
   const uint32_t butterflies = args.shape.butterflies_per_stage();
   for (unsigned i = 0; i < args.shape.stages; ++i) {
     __syncthreads();
-    const unsigned log_half = stage_log_half(kDif, args.shape.stages, i);
+    const StageMap stage = stage_map(args.shape, stage_log_half(kDif, args.shape.stages, i),
+                                     args.column_table_log);
     for (uint32_t b = threadIdx.x; b < butterflies; b += blockDim.x) {
-      pass_butterfly<Fr, kDif>(args, shared, log_half, b);
+      pass_butterfly<Fr, kDif>(args, shared, stage, b);
     }
   }
   __syncthreads();

@@ -84,7 +84,7 @@ CUZK_HD void store_element(Fr* p, const Fr& v) {
 }
 
 // A tile of `slots` elements in shared memory, stored as sizeof(Fr)/16 planes of 16-byte
-// words: part k of slot s is word spread_slot(s) of plane k (plan.hpp). The hardware serves a
+// words: part k of slot s is word spread(s) of plane k (plan.hpp, SlotSpread). The hardware serves a
 // warp's 16-byte accesses a quarter warp (8 threads) at a time: in a plane, 8 words that differ
 // modulo 8 take every bank once, where whole 32-byte elements side by side would put the 8
 // accesses 32 bytes apart and on each bank twice.
@@ -94,10 +94,10 @@ struct TileMemory {
   static constexpr unsigned kParts = sizeof(Fr) / 16;
   void* base;
   uint32_t slots;
-  unsigned log_lanes;
+  SlotSpread spread;
 
   CUZK_HD Fr load(uint32_t slot) const {
-    const uint32_t s = spread_slot(slot, log_lanes);
+    const uint32_t s = spread(slot);
     Fr r;
 #if defined(__CUDA_ARCH__)
     const uint4* planes = static_cast<const uint4*>(base);
@@ -115,7 +115,7 @@ struct TileMemory {
   }
 
   CUZK_HD void store(uint32_t slot, const Fr& v) const {
-    const uint32_t s = spread_slot(slot, log_lanes);
+    const uint32_t s = spread(slot);
 #if defined(__CUDA_ARCH__)
     uint4* planes = static_cast<uint4*>(base);
     const uint4* src = reinterpret_cast<const uint4*>(&v);
@@ -189,9 +189,9 @@ CUZK_HD void pass_load(const PassArgs<Fr>& a, const TileMemory<Fr>& shared, uint
 // (Two butterflies a thread with their products interleaved were measured slower: 80 registers
 // instead of 64, fewer blocks per SM.)
 template <class Fr, bool kDif>
-CUZK_HD void pass_butterfly(const PassArgs<Fr>& a, const TileMemory<Fr>& shared, unsigned log_half,
-                            uint32_t b) {
-  const Butterfly f = butterfly(a.shape, log_half, a.column_table_log, b);
+CUZK_HD void pass_butterfly(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
+                            const StageMap& stage, uint32_t b) {
+  const Butterfly f = butterfly(stage, b);
   const Fr u = shared.load(f.lo_slot);
   Fr v = shared.load(f.hi_slot);
   if constexpr (kDif) {

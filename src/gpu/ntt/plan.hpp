@@ -131,23 +131,39 @@ CUZK_HD bool twiddle_ones_first(const PassShape& shape, unsigned log_half) {
   const unsigned log_groups = shape.stages - 1 - log_half;
   return log_half > 0 && log_groups + shape.log_lanes >= kLogWarpThreads;
 }
-CUZK_HD Butterfly butterfly(const PassShape& shape, unsigned log_half, unsigned table_log,
-                            uint32_t b) {
-  const uint32_t lane = b & ((uint32_t(1) << shape.log_lanes) - 1);
-  const uint32_t q = b >> shape.log_lanes;
-  const unsigned log_groups = shape.stages - 1 - log_half;
-  uint32_t j, group;
-  if (twiddle_ones_first(shape, log_half)) {
-    j = q >> log_groups;
-    group = q & ((uint32_t(1) << log_groups) - 1);
-  } else {
-    j = q & ((uint32_t(1) << log_half) - 1);
-    group = q >> log_half;
-  }
-  const uint32_t lo_row = (group << (log_half + 1)) | j;
-  const uint32_t hi_row = lo_row + (uint32_t(1) << log_half);
-  return {(lo_row << shape.log_lanes) | lane, (hi_row << shape.log_lanes) | lane,
-          j << (table_log - 1 - log_half)};
+
+// What butterfly() needs of a stage, worked out once per stage. b = (q, lane), q's K − 1 bits
+// holding (g, j) with j in the low log_half bits; twiddle ones first, j is in the high bits
+// instead, so q is rotated left by log_half (`turn`) before it is split.
+struct StageMap {
+  uint32_t lane_mask;
+  unsigned log_lanes;
+  unsigned turn, unturn;  // unturn = K − 1 − turn
+  uint32_t q_mask;        // 2^(K−1) − 1
+  uint32_t j_mask;        // 2^log_half − 1
+  uint32_t hi_offset;     // 2^log_half rows, in slots
+  unsigned twiddle_shift;
+};
+CUZK_HD StageMap stage_map(const PassShape& shape, unsigned log_half, unsigned table_log) {
+  StageMap m;
+  m.lane_mask = (uint32_t(1) << shape.log_lanes) - 1;
+  m.log_lanes = shape.log_lanes;
+  m.turn = twiddle_ones_first(shape, log_half) ? log_half : 0;
+  m.unturn = shape.stages - 1 - m.turn;
+  m.q_mask = (uint32_t(1) << (shape.stages - 1)) - 1;
+  m.j_mask = (uint32_t(1) << log_half) - 1;
+  m.hi_offset = uint32_t(1) << (log_half + shape.log_lanes);
+  m.twiddle_shift = table_log - 1 - log_half;
+  return m;
+}
+CUZK_HD Butterfly butterfly(const StageMap& m, uint32_t b) {
+  const uint32_t lane = b & m.lane_mask;
+  const uint32_t q = b >> m.log_lanes;
+  const uint32_t t = ((q << m.turn) | (q >> m.unturn)) & m.q_mask;  // (g, j), j low
+  const uint32_t j = t & m.j_mask;
+  const uint32_t lo_row = t + (t & ~m.j_mask);  // a zero bit inserted above j
+  const uint32_t lo_slot = (lo_row << m.log_lanes) | lane;
+  return {lo_slot, lo_slot + m.hi_offset, j << m.twiddle_shift};
 }
 
 // Where slot s (row·2^log_lanes + lane) of a tile lies among the 16-byte words of a plane of
@@ -155,18 +171,38 @@ CUZK_HD Butterfly butterfly(const PassShape& shape, unsigned log_half, unsigned 
 // banks when their words differ modulo 8 (8 × 16 bytes span the 32 banks). A quarter warp reads
 // 8 / 2^log_lanes rows of 2^log_lanes lanes; consecutive rows give consecutive words, but rows
 // 2h apart (the twiddle-ones-first stages above, and the stage of half-width 1) would all land
-// on the same banks. So the row bits of the word's low 3 bits (bits log_lanes..2) are XORed
-// with the bits above them folded to that width: rows that differ only above bit 2 then differ
-// below it, and any 8 consecutive aligned words stay a permutation of one bank pass.
-CUZK_HD uint32_t spread_slot(uint32_t s, unsigned log_lanes) {
-  if (log_lanes >= 3) return s;
-  const unsigned width = 3 - log_lanes;
-  uint32_t fold = s >> 3;
-  fold ^= fold >> width;
-  fold ^= fold >> (2 * width);
-  fold ^= fold >> (4 * width);
-  return s ^ ((fold & ((uint32_t(1) << width) - 1)) << log_lanes);
-}
+// on the same banks. So the row bits among the word's low 3 bits (bits log_lanes..2) are XORed
+// with bits 3..8 folded onto them (the bits in which a quarter warp's rows can differ are 1..7):
+// rows that differ only above bit 2 then differ below it, and any 8 consecutive aligned words
+// stay a permutation of one bank pass. Five shifts and three logic operations per slot, with
+// the shifts and the mask worked out once per pass.
+struct SlotSpread {
+  uint32_t mask = 0;
+  unsigned shift[5] = {31, 31, 31, 31, 31};
+
+  CUZK_HD static SlotSpread of(unsigned log_lanes) {
+    SlotSpread r;
+    if (log_lanes == 0) {  // bits 3-5 and 6-8 onto 0-2
+      r.mask = 7;
+      r.shift[0] = 3;
+      r.shift[1] = 6;
+    } else if (log_lanes == 1) {  // bits 3-4, 5-6, 7-8 onto 1-2
+      r.mask = 6;
+      r.shift[0] = 2;
+      r.shift[1] = 4;
+      r.shift[2] = 6;
+    } else if (log_lanes == 2) {  // bits 3..7 onto 2
+      r.mask = 4;
+      for (unsigned i = 0; i < 5; ++i) r.shift[i] = i + 1;
+    }
+    return r;
+  }
+  CUZK_HD uint32_t operator()(uint32_t s) const {
+    const uint32_t fold =
+        (s >> shift[0]) ^ (s >> shift[1]) ^ (s >> shift[2]) ^ (s >> shift[3]) ^ (s >> shift[4]);
+    return s ^ (fold & mask);
+  }
+};
 
 // The stage counts of the passes of a 2^log_n transform, first pass (top bits) first: as few
 // passes as kMaxPassStages allows, balanced (2^27: 9, 9, 9; 2^28: 10, 9, 9; 2^20: 10, 10).
