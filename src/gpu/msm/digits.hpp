@@ -177,13 +177,15 @@ struct RadixDigits {
       const uint32_t above = i + 1 < kWords ? k[i + 1] : 0;
       k[i] = uint32_t(((uint64_t(above) << 32) | k[i]) >> shift);
     }
+    // Remainders as q·(−m) + a: one multiply-add each (a − q·m costs a negation more).
+    const uint32_t minus_m = 0u - divisor.m;
     uint32_t rem = 0;
     for (unsigned i = kActive; i-- > 0;) {
       const uint32_t high = join_high_halves(rem, k[i]);
       const uint32_t q_high = divisor.quotient(high);
-      const uint32_t mid = join_low_halves(high - q_high * divisor.m, k[i]);
+      const uint32_t mid = join_low_halves(q_high * minus_m + high, k[i]);
       const uint32_t q_low = divisor.quotient(mid);
-      rem = mid - q_low * divisor.m;
+      rem = q_low * minus_m + mid;
       k[i] = join_low_halves(q_high, q_low);
     }
     const uint32_t radix = divisor.m << shift;

@@ -41,10 +41,12 @@ CUZK_HD void radix_digits(const uint64_t* limbs, const uint64_t* modulus, unsign
   RadixDigits<kLimbs> digits(limbs, modulus, layout.c, layout.divisor);
   size_t at = i;  // the slot of window first_window + local: local·count + i
   uint32_t base = layout.base_index(index, first_window, 0);
+  const uint32_t sentinel = layout.sentinel();
   auto emit = [&](unsigned w, int32_t d) {
     if (w < first_window) return;
     const int32_t digit = live ? d : 0;
-    keys[at] = layout.key(digit, w - first_window);
+    // KeyLayout::key for shifted bases, which these always are.
+    keys[at] = digit == 0 ? sentinel : uint32_t(digit < 0 ? -digit : digit);
     values[at] = KeyLayout::value(base, digit);
     at += count;
     base += layout.shifted_stride;
