@@ -84,10 +84,10 @@ CUZK_HD void store_element(Fr* p, const Fr& v) {
 }
 
 // A tile of `slots` elements in shared memory, stored as sizeof(Fr)/16 planes of 16-byte
-// words: part k of slot s is word spread(s) of plane k (plan.hpp, SlotSpread). The hardware serves a
-// warp's 16-byte accesses a quarter warp (8 threads) at a time: in a plane, 8 words that differ
-// modulo 8 take every bank once, where whole 32-byte elements side by side would put the 8
-// accesses 32 bytes apart and on each bank twice.
+// words: part k of slot s is word spread(s) of plane k (plan.hpp, SlotSpread). The hardware
+// serves a warp's 16-byte accesses a quarter warp (8 threads) at a time: in a plane, 8 words
+// that differ modulo 8 take every bank once, where whole 32-byte elements side by side would
+// put the 8 accesses 32 bytes apart and on each bank twice.
 template <class Fr>
 struct TileMemory {
   static_assert(sizeof(Fr) % 16 == 0);
