@@ -88,23 +88,11 @@ struct PassShape {
 
   // Element e of tile t, enumerated in increasing position within each contiguous run (column
   // fastest, then row, then sub-block) so that consecutive threads touch consecutive addresses.
-  // A tile of several sub-blocks (C < T: the last pass) takes its rows in runs of 8 / 2^log_lanes
-  // (low row bits, then the sub-block, then the high row bits): a quarter warp then reads and
-  // writes 8 consecutive slots, one pass of the banks, where a whole run of rows of one
-  // sub-block would put it on every 2^log_lanes-th slot; the vector is still read in whole
-  // 32-byte sectors (runs of 4 rows, 128 bytes, for 2^27; single rows where tiles hold 8 or
-  // more sub-blocks: last passes of 7 stages or fewer, as in 2^21..2^23).
   CUZK_HD TileElement element(uint32_t tile, uint32_t e) const {
     const unsigned log_tile_columns = log_lanes < log_columns ? log_lanes : log_columns;
-    const unsigned log_blocks = log_lanes - log_tile_columns;  // sub-blocks a tile
-    const unsigned wanted = log_blocks == 0 ? stages : log_lanes >= 3 ? 0 : 3 - log_lanes;
-    const unsigned run_bits = stages < wanted ? stages : wanted;
-    // e = (column_in_tile, row's low run_bits, block_in_tile, row's high bits), low to high.
     const uint32_t column_in_tile = e & ((uint32_t(1) << log_tile_columns) - 1);
-    const uint32_t rest = e >> log_tile_columns;
-    const uint32_t row_low = rest & ((uint32_t(1) << run_bits) - 1);
-    const uint32_t block_in_tile = (rest >> run_bits) & ((uint32_t(1) << log_blocks) - 1);
-    const uint32_t row = row_low | ((rest >> (run_bits + log_blocks)) << run_bits);
+    const uint32_t row = (e >> log_tile_columns) & ((uint32_t(1) << stages) - 1);
+    const uint32_t block_in_tile = e >> (log_tile_columns + stages);
     const uint32_t first_lane = tile << log_lanes;
     const uint32_t block = (first_lane >> log_columns) + block_in_tile;
     const uint32_t column = (first_lane & ((uint32_t(1) << log_columns) - 1)) + column_in_tile;
