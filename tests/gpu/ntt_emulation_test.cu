@@ -53,9 +53,9 @@ unsigned bank_passes(const uint32_t* words) {
 // Every stage of every pass shape: the butterflies pair each slot once, the placement in
 // shared memory is one to one, in whole tiles (transforms from 2^10 on) a quarter warp's loads
 // take one pass of the banks (and so do the load and store phases where a tile's lanes are
-// columns), and the butterflies with twiddle
-// 1 are grouped into whole warps where they fill them: a 9-stage pass issues 3.53 products per
-// element (1808 of a column's 2304 butterflies), not 4.
+// columns), and the butterflies with twiddle 1 are grouped into whole warps where they fill
+// them: a 9-stage pass issues 3.53 products per element (1808 of a column's 2304 butterflies),
+// not 4.
 TEST(NttPlan, ButterfliesPairSlotsWithoutBankConflicts) {
   for (unsigned log_n = 1; log_n <= Tuning::kMaxLogSize; ++log_n) {
     for (const PassShape& s : pass_shapes(log_n)) {

@@ -256,10 +256,14 @@ struct KeyLayout {
   }
   // Radix sort bits [0, end_bit) cover every key, the sentinel included.
   constexpr int end_bit() const { return int(std::bit_width(sentinel())); }
+  // The key of a digit in a set of buckets by magnitude alone (shifted bases): |d|, or the
+  // sentinel for d = 0. Static, so that a loop over many digits can hold the sentinel.
+  CUZK_HD static constexpr uint32_t magnitude_key(int32_t digit, uint32_t sentinel) {
+    return digit == 0 ? sentinel : uint32_t(digit < 0 ? -digit : digit);
+  }
   CUZK_HD constexpr uint32_t key(int32_t digit, unsigned w_local) const {
-    if (digit == 0) return sentinel();
-    const uint32_t magnitude = uint32_t(digit < 0 ? -digit : digit);
-    return shifted() ? magnitude : (uint32_t(w_local) << c) | magnitude;
+    const uint32_t k = magnitude_key(digit, sentinel());
+    return shifted() || digit == 0 ? k : (uint32_t(w_local) << c) | k;
   }
   // Where the base of point `index` in window first_window + w_local lies.
   CUZK_HD constexpr uint32_t base_index(uint32_t index, unsigned first_window,

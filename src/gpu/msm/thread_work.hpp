@@ -45,8 +45,7 @@ CUZK_HD void radix_digits(const uint64_t* limbs, const uint64_t* modulus, unsign
   auto emit = [&](unsigned w, int32_t d) {
     if (w < first_window) return;
     const int32_t digit = live ? d : 0;
-    // KeyLayout::key for shifted bases, which these always are.
-    keys[at] = digit == 0 ? sentinel : uint32_t(digit < 0 ? -digit : digit);
+    keys[at] = KeyLayout::magnitude_key(digit, sentinel);  // odd radices: shifted bases only
     values[at] = KeyLayout::value(base, digit);
     at += count;
     base += layout.shifted_stride;
