@@ -475,6 +475,48 @@ class Field {
   }
 
 #if defined(__CUDACC__)
+  // Products of fields with outlined products whose operands lie in shared memory: an operand
+  // is the 32-bit shared-window address of its first 64-bit limb, the next limbs kStride bytes
+  // apart (a block's per-thread values stored limb-major). A call then passes an address
+  // where a by-value operand is kWords registers moved into the call's argument registers, and
+  // the caller holds nothing in registers across it.
+  template <unsigned kStride>
+  CUZK_DEVICE static Field load_shared(uint32_t address) {
+    Field f;
+#pragma unroll
+    for (size_t i = 0; i < kLimbs; ++i) f.mont[i] = ptx::load_shared_u64(address + i * kStride);
+    return f;
+  }
+  template <unsigned kStride>
+  CUZK_DEVICE static void store_shared(uint32_t address, const Field& f) {
+#pragma unroll
+    for (size_t i = 0; i < kLimbs; ++i) ptx::store_shared_u64(address + i * kStride, f.mont[i]);
+  }
+  template <unsigned kStride>
+  __device__ __noinline__ static Field product_of_shared(uint32_t a, uint32_t b) {
+    static_assert(kOutlinedDeviceProducts);
+    const DeviceWords x = to_words(load_shared<kStride>(a)), y = to_words(load_shared<kStride>(b));
+    DeviceWords r;
+    ptx::mont_mul<kWords, kModulusLowOneMax>(r.w, x.w, y.w, modulus_words().w, device_inv32());
+    return from_words(r);
+  }
+  template <unsigned kStride>
+  __device__ __noinline__ static Field square_of_shared(uint32_t a) {
+    static_assert(kOutlinedDeviceProducts);
+    const DeviceWords x = to_words(load_shared<kStride>(a));
+    DeviceWords r;
+    ptx::mont_sqr<kWords>(r.w, x.w, modulus_words().w, device_inv32());
+    return from_words(r);
+  }
+  // a·b − c·d (difference_of_products).
+  template <unsigned kStride>
+  __device__ __noinline__ static Field difference_of_products_of_shared(uint32_t a, uint32_t b,
+                                                                       uint32_t c, uint32_t d) {
+    static_assert(kOutlinedDeviceProducts);
+    return difference_of_products_inline(load_shared<kStride>(a), load_shared<kStride>(b),
+                                         load_shared<kStride>(c), load_shared<kStride>(d));
+  }
+
   // (r0 + r1·u) = (a0 + a1·u)(b0 + b1·u) with u² = −1, reduced lazily (ptx::fp2_mul): the
   // device product of Fp2 = Fp[u]/(u² + 1). Outputs may alias inputs.
   CUZK_DEVICE static void fp2_mul(Field& r0, Field& r1, const Field& a0, const Field& a1,

@@ -512,4 +512,16 @@ CUZK_DEVICE void fp2_mul(uint32_t* r0, uint32_t* r1, const uint32_t* a0, const u
   detail::redc_wide<W>(r0, c0, p, inv);
 }
 
+// A 64-bit word of shared memory at a 32-bit shared-window address (__cvta_generic_to_shared).
+// Volatile, with memory clobbers: values that a caller stores here and a called
+// function then reads stay in that order.
+CUZK_DEVICE uint64_t load_shared_u64(uint32_t address) {
+  uint64_t v;
+  asm volatile("ld.shared.u64 %0, [%1];" : "=l"(v) : "r"(address) : "memory");
+  return v;
+}
+CUZK_DEVICE void store_shared_u64(uint32_t address, uint64_t v) {
+  asm volatile("st.shared.u64 [%0], %1;" ::"r"(address), "l"(v) : "memory");
+}
+
 }  // namespace cuzk::ff::ptx

@@ -185,7 +185,16 @@ struct SharedSum {
   using Field = typename Curve::Base;
   static_assert(sizeof(Field) % sizeof(uint64_t) == 0);
   static constexpr unsigned kFieldWords = sizeof(Field) / sizeof(uint64_t);
-  static constexpr unsigned kWords = 4 * kFieldWords;
+  // Fields whose products are calls (ff::Field::kOutlinedDeviceProducts: BLS12-381 Fp, so
+  // G1) pass those calls shared-memory operands (add_with_shared_operands), with four
+  // temporaries of the formula beside the sum.
+  static constexpr bool kSharedOperands = requires(uint32_t a) {
+    requires Field::kOutlinedDeviceProducts;
+    Field::template product_of_shared<8>(a, a);
+  };
+  static constexpr unsigned kTemporaries = kSharedOperands ? 4 : 0;
+  static constexpr unsigned kWords = (4 + kTemporaries) * kFieldWords;
+  static constexpr unsigned kStride = kThreadsPerBlock * sizeof(uint64_t);
 
   volatile uint64_t* words;  // this thread's word 0
 
@@ -217,8 +226,60 @@ struct SharedSum {
 
   // work::accumulate's running-sum operations.
   __device__ void reset() const { store(Point::infinity()); }
-  __device__ void add(const ec::Affine<Curve>& base) { ec::add_in_place(*this, base); }
+  __device__ void add(const ec::Affine<Curve>& base) {
+    if constexpr (kSharedOperands) {
+      add_with_shared_operands(base);
+    } else {
+      ec::add_in_place(*this, base);
+    }
+  }
   __device__ Point value() const { return load(); }
+
+ private:
+  // ec::add_in_place's madd-2008-s, each product's operands read by the called product from
+  // the sum's coordinates and temporaries t0..t3 in shared memory: a call takes two to four
+  // addresses instead of 12 words an operand moved into its argument registers, and no value
+  // lives in registers across a call.
+  __device__ uint32_t at(unsigned field) const {
+    return uint32_t(__cvta_generic_to_shared(const_cast<uint64_t*>(words))) +
+           field * kFieldWords * kStride;
+  }
+  __device__ Field get_field(unsigned field) const {
+    return Field::template load_shared<kStride>(at(field));
+  }
+  __device__ void put_field(unsigned field, const Field& f) const {
+    Field::template store_shared<kStride>(at(field), f);
+  }
+  __device__ void add_with_shared_operands(const ec::Affine<Curve>& q) {
+    enum : unsigned { kX, kY, kZz, kZzz, kT0, kT1, kT2, kT3 };
+    if (q.is_infinity()) return;
+    if (get_field(kZz).is_zero()) {
+      store(Point::from_affine(q));
+      return;
+    }
+    put_field(kT0, q.x);
+    put_field(kT1, q.y);
+    const Field p = Field::template product_of_shared<kStride>(at(kT0), at(kZz)) - get_field(kX);
+    const bool p_is_zero = p.is_zero();
+    put_field(kT0, p);
+    const Field r = Field::template product_of_shared<kStride>(at(kT1), at(kZzz)) - get_field(kY);
+    if (p_is_zero) {  // q is ± the sum
+      store(r.is_zero() ? load().dbl() : Point::infinity());
+      return;
+    }
+    put_field(kT1, r);
+    put_field(kT2, Field::template square_of_shared<kStride>(at(kT0)));              // PP
+    put_field(kT3, Field::template product_of_shared<kStride>(at(kT0), at(kT2)));    // PPP
+    put_field(kZz, Field::template product_of_shared<kStride>(at(kZz), at(kT2)));
+    put_field(kZzz, Field::template product_of_shared<kStride>(at(kZzz), at(kT3)));
+    put_field(kT0, Field::template square_of_shared<kStride>(at(kT1)) - get_field(kT3));  // R² − PPP
+    const Field q_term = Field::template product_of_shared<kStride>(at(kX), at(kT2));
+    const Field x3 = get_field(kT0) - q_term.dbl();
+    put_field(kX, x3);
+    put_field(kT2, q_term - x3);
+    put_field(kY, Field::template difference_of_products_of_shared<kStride>(at(kT1), at(kT2),
+                                                                            at(kY), at(kT3)));
+  }
 };
 
 // accumulate with the running sums in shared memory (SharedSum).
