@@ -475,9 +475,10 @@ class Field {
   }
 
 #if defined(__CUDACC__)
-  // Products of fields with outlined products whose operands lie in shared memory: an operand
-  // is the 32-bit shared-window address of its first 64-bit limb, the next limbs kStride bytes
-  // apart (a block's per-thread values stored limb-major). A call then passes an address
+  // Products whose operands lie in shared memory, for fields whose device products are calls
+  // (kOutlinedDeviceProducts): an operand is the 32-bit shared-window address of its first
+  // 64-bit limb, the next limbs kStride bytes apart (a block's per-thread values stored
+  // limb-major). A call then passes an address
   // where a by-value operand is kWords registers moved into the call's argument registers, and
   // the caller holds nothing in registers across it. The GPU MSM's G1 accumulation calls these
   // (gpu/msm/kernels.cuh, SharedSum): BLS12-381 G1 2^26 300.9 → 297.7 ms on an H200

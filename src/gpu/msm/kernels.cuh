@@ -175,10 +175,11 @@ __global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocks)
 
 // An accumulation thread's running XYZZ sum in shared memory, word-major across the block
 // (word i of thread t at i·kThreadsPerBlock + t, so a warp's accesses fall in distinct banks).
-// ec::add_in_place reads each coordinate where the formula needs it and writes it back when
-// final; the volatile accesses keep the compiler from holding the coordinates in registers
-// across the formula, which is the point: a BLS12-381 G2 sum is 96 registers, and with it
-// held whole the addition spilled to local memory at every occupancy.
+// ec::add_in_place (or, for G1 of BLS12-381, add_with_shared_operands) reads each coordinate
+// where the formula needs it and writes it back when final; the volatile accesses keep the
+// compiler from holding the coordinates in registers across the formula, which is the point:
+// a BLS12-381 G2 sum is 96 registers, and with it held whole the addition spilled to local
+// memory at every occupancy.
 template <class Curve>
 struct SharedSum {
   using Point = ec::Xyzz<Curve>;
@@ -187,7 +188,8 @@ struct SharedSum {
   static constexpr unsigned kFieldWords = sizeof(Field) / sizeof(uint64_t);
   // Fields whose products are calls (ff::Field::kOutlinedDeviceProducts: BLS12-381 Fp, so
   // G1) pass those calls shared-memory operands (add_with_shared_operands), with four
-  // temporaries of the formula beside the sum.
+  // temporaries of the formula beside the sum. (The stride in the test is any stride: the
+  // question is whether the field has the function.)
   static constexpr bool kSharedOperands = requires(uint32_t a) {
     requires Field::kOutlinedDeviceProducts;
     Field::template product_of_shared<8>(a, a);
@@ -251,6 +253,8 @@ struct SharedSum {
     Field::template store_shared<kStride>(at(field), f);
   }
   __device__ void add_with_shared_operands(const ec::Affine<Curve>& q) {
+    // The sum's coordinates, then the temporaries: t0 holds q.x, then P, then R² − PPP; t1
+    // q.y, then R; t2 PP, then X·PP − X3; t3 PPP.
     enum : unsigned { kX, kY, kZz, kZzz, kT0, kT1, kT2, kT3 };
     if (q.is_infinity()) return;
     if (get_field(kZz).is_zero()) {
@@ -268,11 +272,11 @@ struct SharedSum {
       return;
     }
     put_field(kT1, r);
-    put_field(kT2, Field::template square_of_shared<kStride>(at(kT0)));              // PP
-    put_field(kT3, Field::template product_of_shared<kStride>(at(kT0), at(kT2)));    // PPP
+    put_field(kT2, Field::template square_of_shared<kStride>(at(kT0)));
+    put_field(kT3, Field::template product_of_shared<kStride>(at(kT0), at(kT2)));
     put_field(kZz, Field::template product_of_shared<kStride>(at(kZz), at(kT2)));
     put_field(kZzz, Field::template product_of_shared<kStride>(at(kZzz), at(kT3)));
-    put_field(kT0, Field::template square_of_shared<kStride>(at(kT1)) - get_field(kT3));  // R² − PPP
+    put_field(kT0, Field::template square_of_shared<kStride>(at(kT1)) - get_field(kT3));
     const Field q_term = Field::template product_of_shared<kStride>(at(kX), at(kT2));
     const Field x3 = get_field(kT0) - q_term.dbl();
     put_field(kX, x3);
