@@ -112,6 +112,54 @@ TEST(NttPlan, ButterfliesPairSlotsWithoutBankConflicts) {
   }
 }
 
+// The tiled bit reversal: every (middle, row, column) of every size from 2^8 on is the
+// reversal of where its element goes, each position is written once (by the block of the
+// smaller middle of its pair), and a quarter warp's shared-memory words take one pass of the
+// banks both in the row-wise loads and in the transposed reads.
+TEST(NttPlan, ReversalTilesSwapEveryPositionOnce) {
+  constexpr unsigned b = ReversalTiles::kLogSide;
+  for (unsigned log_n = 2 * b; log_n <= Tuning::kMaxLogSize; ++log_n) {
+    ASSERT_TRUE(ReversalTiles::applies(log_n));
+    const ReversalTiles tiles{log_n};
+    const uint32_t step = log_n > 18 ? 977 : 1;  // every middle up to 2^18, a sample above
+    std::vector<uint8_t> written(log_n > 18 ? 0 : size_t(1) << log_n, 0);
+    for (uint32_t m = 0; m < tiles.tiles(); m += step) {
+      const uint32_t partner = tiles.partner(m);
+      ASSERT_EQ(tiles.partner(partner), m);
+      for (uint32_t row = 0; row < ReversalTiles::kSide; ++row) {
+        for (uint32_t column = 0; column < ReversalTiles::kSide; ++column) {
+          const uint32_t i = tiles.position(m, row, column);
+          ASSERT_EQ(reverse_low_bits(i, log_n),
+                    tiles.position(partner, reverse_low_bits(column, b), reverse_low_bits(row, b)))
+              << "log_n " << log_n << " middle " << m;
+          if (!written.empty() && m <= partner) {
+            ASSERT_EQ(written[i]++, 0) << "log_n " << log_n;
+            if (m != partner) ASSERT_EQ(written[tiles.position(partner, row, column)]++, 0);
+          }
+        }
+      }
+    }
+    if (!written.empty()) {
+      EXPECT_EQ(std::count(written.begin(), written.end(), 1), ptrdiff_t(written.size()))
+          << "log_n " << log_n;
+    }
+  }
+  EXPECT_FALSE(ReversalTiles::applies(2 * b - 1));
+  std::vector<uint8_t> placed(ReversalTiles::kElements, 0);
+  for (uint32_t t = 0; t < ReversalTiles::kElements; t += 8) {
+    uint32_t loads[8], reads[8];
+    for (uint32_t k = 0; k < 8; ++k) {
+      const uint32_t row = (t + k) >> b, column = (t + k) & (ReversalTiles::kSide - 1);
+      loads[k] = ReversalTiles::word(row, column);
+      ASSERT_LT(loads[k], ReversalTiles::kElements);
+      ASSERT_EQ(placed[loads[k]]++, 0);
+      reads[k] = ReversalTiles::word(reverse_low_bits(column, b), reverse_low_bits(row, b));
+    }
+    EXPECT_EQ(bank_passes(loads), 1u) << "thread " << t;
+    EXPECT_EQ(bank_passes(reads), 1u) << "thread " << t;
+  }
+}
+
 template <class Fr>
 class NttEmulation : public ::testing::Test {};
 using ScalarFields = ::testing::Types<bls12_381::Fr, bn254::Fr>;

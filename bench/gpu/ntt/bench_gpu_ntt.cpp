@@ -1,6 +1,7 @@
-// bench_gpu_ntt: device time of the forward NTT (natural → bit-reversed, the prover's form)
-// and of both H evaluations, for both curves, data resident on the device. Each measurement is
-// one warm-up run, then --runs timed runs, each between two CUDA events on one stream.
+// bench_gpu_ntt: device time of the forward NTT (natural → bit-reversed, the prover's form;
+// ntt_natural: natural → natural, the same passes and a bit reversal) and of both H
+// evaluations, for both curves, data resident on the device. Each measurement is one warm-up
+// run, then --runs timed runs, each between two CUDA events on one stream.
 // Prints a table and, with --json <file>, writes results in the shape of DESIGN.md §6.
 //
 //   bench_gpu_ntt [--json FILE] [--runs N] [--no-h] [--twiddles compact,full] [LOG_N ...]
@@ -162,6 +163,9 @@ void bench_curve(const std::string& curve, const Options& o, nlohmann::json& res
         config.stream = stream;
         config.output_order = gpu::ntt::Order::kBitReversed;
         add("ntt", time_on_stream(stream, o.runs, [&] { domain.forward({a.data(), n}, config); }));
+        config.output_order = gpu::ntt::Order::kNatural;  // the same and a bit reversal
+        add("ntt_natural",
+            time_on_stream(stream, o.runs, [&] { domain.forward({a.data(), n}, config); }));
       }
       if (!o.h) continue;
       for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {

@@ -89,9 +89,15 @@ template <class Fr>
 void DeviceDomain<Fr>::run(std::span<const Step<Fr>> steps, Fr* values, cudaStream_t stream) const {
   for (const Step<Fr>& step : steps) {
     if (step.kind == Step<Fr>::kBitReverse) {
-      constexpr unsigned threads = Tuning::kPermuteThreadsPerBlock;
-      bit_reverse_kernel<Fr>
-          <<<detail::elementwise_blocks(size(), threads), threads, 0, stream>>>(values, log_size());
+      if (ReversalTiles::applies(log_size())) {
+        const ReversalTiles tiles{log_size()};
+        bit_reverse_tiles_kernel<Fr>
+            <<<tiles.tiles(), ReversalTiles::kElements, 0, stream>>>(values, tiles);
+      } else {
+        constexpr unsigned threads = Tuning::kPermuteThreadsPerBlock;
+        bit_reverse_kernel<Fr><<<detail::elementwise_blocks(size(), threads), threads, 0, stream>>>(
+            values, log_size());
+      }
       CUZK_CHECK_LAUNCH();
       continue;
     }

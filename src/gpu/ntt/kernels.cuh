@@ -38,9 +38,46 @@ __global__ void __launch_bounds__(Tuning::kThreadsPerBlock) pass_kernel(const Pa
   }
 }
 
-// values[i] ↔ values[rev(i)]: each pair swapped by the thread of its smaller index. Scattered
-// 32-byte accesses (about two passes' worth of time); only natural → natural and
-// bit-reversed → bit-reversed transforms need it, and the H evaluations use it once (bellman).
+// values[i] ↔ values[rev(i)] for vectors of 2^8 elements and more (plan.hpp, ReversalTiles):
+// block m swaps the tiles of middles m and rev(m) through shared memory, or transposes tile m
+// in place when m = rev(m); the block of the larger middle of a pair has nothing to do. Only
+// natural → natural and bit-reversed → bit-reversed transforms need the permutation, and the
+// H evaluations use it once (bellman).
+template <class Fr>
+__global__ void __launch_bounds__(ReversalTiles::kElements)
+    bit_reverse_tiles_kernel(Fr* values, const ReversalTiles tiles) {
+  constexpr unsigned kParts = sizeof(Fr) / 16;
+  static_assert(sizeof(Fr) % 16 == 0);
+  __shared__ uint4 shared[2][kParts][ReversalTiles::kElements];
+  const uint32_t middle = blockIdx.x;
+  const uint32_t partner = tiles.partner(middle);
+  if (partner < middle) return;
+  const bool pair = partner != middle;
+  const uint32_t row = threadIdx.x >> ReversalTiles::kLogSide;
+  const uint32_t column = threadIdx.x & (ReversalTiles::kSide - 1);
+  const uint32_t word = ReversalTiles::word(row, column);
+  const uint4* mine = reinterpret_cast<const uint4*>(values + tiles.position(middle, row, column));
+  const uint4* theirs = reinterpret_cast<const uint4*>(values + tiles.position(partner, row, column));
+#pragma unroll
+  for (unsigned k = 0; k < kParts; ++k) {
+    shared[0][k][word] = mine[k];
+    if (pair) shared[1][k][word] = theirs[k];
+  }
+  __syncthreads();
+  // Element (row, middle, column) takes the one at (rev column, partner, rev row).
+  const uint32_t from = ReversalTiles::word(reverse_low_bits(column, ReversalTiles::kLogSide),
+                                            reverse_low_bits(row, ReversalTiles::kLogSide));
+  uint4* to_mine = reinterpret_cast<uint4*>(values + tiles.position(middle, row, column));
+  uint4* to_theirs = reinterpret_cast<uint4*>(values + tiles.position(partner, row, column));
+#pragma unroll
+  for (unsigned k = 0; k < kParts; ++k) {
+    to_mine[k] = shared[pair ? 1 : 0][k][from];
+    if (pair) to_theirs[k] = shared[0][k][from];
+  }
+}
+
+// values[i] ↔ values[rev(i)] for vectors below 2^8 elements: each pair swapped by the thread
+// of its smaller index.
 template <class Fr>
 __global__ void __launch_bounds__(Tuning::kPermuteThreadsPerBlock)
     bit_reverse_kernel(Fr* values, unsigned log_n) {

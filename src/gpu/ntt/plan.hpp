@@ -66,6 +66,35 @@ CUZK_HD uint32_t reverse_low_bits(uint32_t x, unsigned bits) {
 #endif
 }
 
+// The in-place bit-reversal permutation by tiles (bit_reverse_tiles_kernel). With b = kLogSide,
+// an index of L ≥ 2b bits is (row, middle, column): its top b bits, the L − 2b between, its low
+// b bits; reversed, it is (rev_b(column), rev(middle), rev_b(row)). So the 2^2b elements of
+// middle m (2^b runs of 2^b adjacent elements) trade places with those of middle rev(m) as a
+// transposition: one block reads both tiles in runs and writes each where the other was read,
+// instead of a thread per pair touching two scattered elements.
+struct ReversalTiles {
+  static constexpr unsigned kLogSide = 4;  // runs of 16 elements: 512 bytes of 32-byte elements
+  static constexpr uint32_t kSide = uint32_t(1) << kLogSide;
+  static constexpr uint32_t kElements = kSide * kSide;  // per tile, one per thread
+  unsigned log_n;
+
+  CUZK_HD static bool applies(unsigned log_n) { return log_n >= 2 * kLogSide; }
+  CUZK_HD uint32_t tiles() const { return uint32_t(1) << (log_n - 2 * kLogSide); }
+  CUZK_HD uint32_t partner(uint32_t middle) const {
+    return reverse_low_bits(middle, log_n - 2 * kLogSide);
+  }
+  CUZK_HD uint32_t position(uint32_t middle, uint32_t row, uint32_t column) const {
+    return (row << (log_n - kLogSide)) | (middle << kLogSide) | column;
+  }
+  // Where (row, column) of a tile lies among the 16-byte words of a plane of shared memory. A
+  // quarter warp loads 8 adjacent columns of one row, and in the transposed reads 8 rows
+  // rev_b(c) of one column, c = 0..7 (the even rows) or 8..15 (the odd ones); XORing the column
+  // with row/2 puts both sets on 8 words that differ modulo 8, one pass of the banks.
+  CUZK_HD static uint32_t word(uint32_t row, uint32_t column) {
+    return row * kSide + (column ^ (row >> 1));
+  }
+};
+
 // Where element e of a tile lives: its row (0 .. R−1), its lane (column of the tile), its slot
 // in shared memory (row·T + lane) and its position in the vector.
 struct TileElement {
