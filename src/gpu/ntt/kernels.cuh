@@ -57,7 +57,8 @@ __global__ void __launch_bounds__(ReversalTiles::kElements)
   const uint32_t column = threadIdx.x & (ReversalTiles::kSide - 1);
   const uint32_t word = ReversalTiles::word(row, column);
   const uint4* mine = reinterpret_cast<const uint4*>(values + tiles.position(middle, row, column));
-  const uint4* theirs = reinterpret_cast<const uint4*>(values + tiles.position(partner, row, column));
+  const uint4* theirs =
+      reinterpret_cast<const uint4*>(values + tiles.position(partner, row, column));
 #pragma unroll
   for (unsigned k = 0; k < kParts; ++k) {
     shared[0][k][word] = mine[k];
