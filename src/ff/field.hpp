@@ -238,9 +238,7 @@ class Field {
 #if defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
       if constexpr (kOutlinedDeviceProducts) return product_outlined(*this, o);
-      DeviceWords a = to_words(*this), b = to_words(o), r;
-      ptx::mont_mul<kWords, kModulusLowOneMax>(r.w, a.w, b.w, modulus_words().w, device_inv32());
-      return from_words(r);
+      return product_inline(*this, o);
     }
 #elif CUZK_FF_MONT_X86
     // MULX/ADX kernel (mont_x86.hpp); constant evaluation keeps the portable CIOS.
@@ -283,9 +281,7 @@ class Field {
 #if defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) {
       if constexpr (kOutlinedDeviceProducts) return square_outlined(*this);
-      DeviceWords a = to_words(*this), r;
-      ptx::mont_sqr<kWords>(r.w, a.w, modulus_words().w, device_inv32());
-      return from_words(r);
+      return square_inline(*this);
     }
 #elif CUZK_FF_MONT_X86
     // Dedicated MULX/ADX squaring: 63 instead of 78 multiplications for 6 limbs (mont_x86.hpp).
@@ -498,18 +494,12 @@ class Field {
   template <unsigned kStride>
   __device__ __noinline__ static Field product_of_shared(uint32_t a, uint32_t b) {
     static_assert(kOutlinedDeviceProducts);
-    const DeviceWords x = to_words(load_shared<kStride>(a)), y = to_words(load_shared<kStride>(b));
-    DeviceWords r;
-    ptx::mont_mul<kWords, kModulusLowOneMax>(r.w, x.w, y.w, modulus_words().w, device_inv32());
-    return from_words(r);
+    return product_inline(load_shared<kStride>(a), load_shared<kStride>(b));
   }
   template <unsigned kStride>
   __device__ __noinline__ static Field square_of_shared(uint32_t a) {
     static_assert(kOutlinedDeviceProducts);
-    const DeviceWords x = to_words(load_shared<kStride>(a));
-    DeviceWords r;
-    ptx::mont_sqr<kWords>(r.w, x.w, modulus_words().w, device_inv32());
-    return from_words(r);
+    return square_inline(load_shared<kStride>(a));
   }
   // a·b − c·d (difference_of_products).
   template <unsigned kStride>
@@ -655,6 +645,20 @@ class Field {
   __device__ __noinline__ static Field square_outlined(Field a);
   __device__ __noinline__ static Field difference_of_products_outlined(Field a, Field b, Field c,
                                                                        Field d);
+  // The device products' one body each, inlined where called: in operator* and sqr, or in
+  // the outlined and shared-operand functions for fields whose products are calls.
+  CUZK_DEVICE static Field product_inline(const Field& a, const Field& b) {
+    const DeviceWords x = to_words(a), y = to_words(b);
+    DeviceWords r;
+    ptx::mont_mul<kWords, kModulusLowOneMax>(r.w, x.w, y.w, modulus_words().w, device_inv32());
+    return from_words(r);
+  }
+  CUZK_DEVICE static Field square_inline(const Field& a) {
+    const DeviceWords x = to_words(a);
+    DeviceWords r;
+    ptx::mont_sqr<kWords>(r.w, x.w, modulus_words().w, device_inv32());
+    return from_words(r);
+  }
   CUZK_DEVICE static Field difference_of_products_inline(const Field& a, const Field& b,
                                                          const Field& c, const Field& d) {
     const DeviceWords x = to_words(a), y = to_words(b), u = to_words(c), v = to_words(d);
@@ -733,10 +737,7 @@ CUZK_DEVICE uint32_t Field<Data>::device_inv32() {
 
 template <class Data>
 __device__ __noinline__ Field<Data> Field<Data>::product_outlined(Field a, Field b) {
-  const DeviceWords x = to_words(a), y = to_words(b);
-  DeviceWords r;
-  ptx::mont_mul<kWords, kModulusLowOneMax>(r.w, x.w, y.w, modulus_words().w, device_inv32());
-  return from_words(r);
+  return product_inline(a, b);
 }
 
 template <class Data>
@@ -747,10 +748,7 @@ __device__ __noinline__ Field<Data> Field<Data>::difference_of_products_outlined
 
 template <class Data>
 __device__ __noinline__ Field<Data> Field<Data>::square_outlined(Field a) {
-  const DeviceWords x = to_words(a);
-  DeviceWords r;
-  ptx::mont_sqr<kWords>(r.w, x.w, modulus_words().w, device_inv32());
-  return from_words(r);
+  return square_inline(a);
 }
 
 template <class Data>

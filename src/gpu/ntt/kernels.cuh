@@ -56,9 +56,8 @@ __global__ void __launch_bounds__(ReversalTiles::kElements)
   const uint32_t row = threadIdx.x >> ReversalTiles::kLogSide;
   const uint32_t column = threadIdx.x & (ReversalTiles::kSide - 1);
   const uint32_t word = ReversalTiles::word(row, column);
-  const uint4* mine = reinterpret_cast<const uint4*>(values + tiles.position(middle, row, column));
-  const uint4* theirs =
-      reinterpret_cast<const uint4*>(values + tiles.position(partner, row, column));
+  uint4* mine = reinterpret_cast<uint4*>(values + tiles.position(middle, row, column));
+  uint4* theirs = reinterpret_cast<uint4*>(values + tiles.position(partner, row, column));
 #pragma unroll
   for (unsigned k = 0; k < kParts; ++k) {
     shared[0][k][word] = mine[k];
@@ -68,12 +67,10 @@ __global__ void __launch_bounds__(ReversalTiles::kElements)
   // Element (row, middle, column) takes the one at (rev column, partner, rev row).
   const uint32_t from = ReversalTiles::word(reverse_low_bits(column, ReversalTiles::kLogSide),
                                             reverse_low_bits(row, ReversalTiles::kLogSide));
-  uint4* to_mine = reinterpret_cast<uint4*>(values + tiles.position(middle, row, column));
-  uint4* to_theirs = reinterpret_cast<uint4*>(values + tiles.position(partner, row, column));
 #pragma unroll
   for (unsigned k = 0; k < kParts; ++k) {
-    to_mine[k] = shared[pair ? 1 : 0][k][from];
-    if (pair) to_theirs[k] = shared[0][k][from];
+    mine[k] = shared[pair ? 1 : 0][k][from];
+    if (pair) theirs[k] = shared[0][k][from];
   }
 }
 
