@@ -50,12 +50,13 @@ unsigned bank_passes(const uint32_t* words) {
   return *std::max_element(per_bank, per_bank + 8);
 }
 
-// Every stage of every pass shape: the butterflies pair each slot once, the placement in
-// shared memory is one to one, in whole tiles (transforms from 2^10 on) a quarter warp's loads
-// take one pass of the banks (and so do the load and store phases where a tile's lanes are
-// columns), and the butterflies with twiddle 1 are grouped into whole warps where they fill
-// them: a 9-stage pass issues 3.53 products per element (1808 of a column's 2304 butterflies),
-// not 4.
+// Every stage of every pass shape: the butterflies pair each slot once (the first and the last
+// stage, which the load and store phases run on pairs of elements, pair rows 2^log_half apart
+// in one lane), the placement in shared memory is one to one, in whole tiles (transforms from
+// 2^10 on) a quarter warp's accesses take one pass of the banks in the stages in shared memory
+// and where the tile's lanes are columns, and the butterflies with twiddle 1 are grouped into
+// whole warps where they fill them: a 9-stage pass issues 3.53 products per element (1808 of a
+// column's 2304 butterflies), not 4.
 TEST(NttPlan, ButterfliesPairSlotsWithoutBankConflicts) {
   for (unsigned log_n = 1; log_n <= Tuning::kMaxLogSize; ++log_n) {
     for (const PassShape& s : pass_shapes(log_n)) {
@@ -67,18 +68,35 @@ TEST(NttPlan, ButterfliesPairSlotsWithoutBankConflicts) {
         ASSERT_LT(word, slots);
         ASSERT_EQ(placed[word]++, 0) << "log_n " << log_n << " slot " << slot;
       }
-      if (s.log_columns >= s.log_lanes && slots == (uint32_t(1) << Tuning::kLogTileElements)) {
+      // Element by element (the phases of a pass without stages), a quarter warp takes 8
+      // consecutive elements: one pass of the banks where the tile's lanes are columns; where
+      // it holds several sub-blocks, rows 2^log_lanes slots apart, and the pair phases may take
+      // as many passes (2 in the last pass of 2^27), not more.
+      unsigned element_passes = 1;
+      if (slots == (uint32_t(1) << Tuning::kLogTileElements)) {
         for (uint32_t e = 0; e < slots; e += 8) {
           uint32_t words[8];
           for (uint32_t t = 0; t < 8; ++t) {
             words[t] = spread(s.element(0, e + t).slot);
           }
-          ASSERT_EQ(bank_passes(words), 1u) << "log_n " << log_n << " element " << e;
+          element_passes = std::max(element_passes, bank_passes(words));
         }
+        if (s.log_columns >= s.log_lanes) ASSERT_EQ(element_passes, 1u) << "log_n " << log_n;
       }
       uint64_t issued = 0;
       for (unsigned log_half = 0; log_half < s.stages; ++log_half) {
         const StageMap stage = stage_map(s, log_half, column_table_log(log_n));
+        // The first and last stages (half-widths 1 and 2^(K−1), DIF or DIT) ride on the load
+        // and store phases and take their butterflies from element_pair().
+        const bool in_registers = log_half == 0 || log_half + 1 == s.stages;
+        const auto butterfly = [&](const StageMap& m, uint32_t b) {
+          if (!in_registers) return cuzk::gpu::ntt::butterfly(m, b);
+          const ElementPair p = element_pair(s, log_half, b);
+          const TileElement lo = s.element(0, p.lo), hi = s.element(0, p.hi);
+          EXPECT_EQ(hi.row, lo.row + (uint32_t(1) << log_half)) << "log_n " << log_n;
+          EXPECT_EQ(hi.lane, lo.lane) << "log_n " << log_n;
+          return Butterfly{lo.slot, hi.slot, twiddle_index(m, lo.row)};
+        };
         std::vector<uint8_t> seen(slots, 0);
         const uint32_t butterflies = s.butterflies_per_stage();
         for (uint32_t b = 0; b < butterflies; ++b) {
@@ -101,8 +119,9 @@ TEST(NttPlan, ButterfliesPairSlotsWithoutBankConflicts) {
             lo[t] = spread(f.lo_slot);
             hi[t] = spread(f.hi_slot);
           }
-          ASSERT_EQ(bank_passes(lo), 1u) << "log_n " << log_n << " half " << log_half << " b " << b;
-          ASSERT_EQ(bank_passes(hi), 1u) << "log_n " << log_n << " half " << log_half << " b " << b;
+          const unsigned allowed = in_registers ? element_passes : 1;
+          ASSERT_LE(bank_passes(lo), allowed) << "log_n " << log_n << " half " << log_half << " b " << b;
+          ASSERT_LE(bank_passes(hi), allowed) << "log_n " << log_n << " half " << log_half << " b " << b;
         }
       }
       if (s.stages == 9 && slots == 1024) {

@@ -74,25 +74,37 @@ std::vector<Step<Fr>> op_steps(const Domain<Fr>& d, Op op, Order in, Order out,
 }
 
 // One pass on the host exactly as the kernel runs it: per tile, the load phase for every
-// element, each stage for every butterfly, the store phase for every element.
+// element or pair, each shared-memory stage for every butterfly, the store phase for every
+// element or pair.
 template <class Fr, bool kDif>
 void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& tile_memory) {
   const PassShape& shape = args.shape;
   const TileMemory<Fr> shared{tile_memory.data(), uint32_t(tile_memory.size()),
                               SlotSpread::of(shape.log_lanes)};
+  const PassPhases phases = pass_phases(shape);
+  const uint32_t elements = shape.tile_elements();
+  const auto stage = [&](unsigned i) {
+    return stage_map(shape, stage_log_half(kDif, shape.stages, i), args.column_table_log);
+  };
   for (uint32_t tile = 0; tile < shape.tiles(); ++tile) {
-    for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
-      pass_load<Fr, kDif>(args, shared, tile, e);
+    if (phases.load_pairs) {
+      for (uint32_t q = 0; q < elements / 2; ++q) {
+        pass_load_pair<Fr, kDif>(args, shared, stage(0), tile, q);
+      }
+    } else {
+      for (uint32_t e = 0; e < elements; ++e) pass_load<Fr, kDif>(args, shared, tile, e);
     }
-    for (unsigned i = 0; i < shape.stages; ++i) {
-      const StageMap stage =
-          stage_map(shape, stage_log_half(kDif, shape.stages, i), args.column_table_log);
+    for (unsigned i = phases.shared_first; i < phases.shared_end; ++i) {
       for (uint32_t b = 0; b < shape.butterflies_per_stage(); ++b) {
-        pass_butterfly<Fr, kDif>(args, shared, stage, b);
+        pass_butterfly<Fr, kDif>(args, shared, stage(i), b);
       }
     }
-    for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
-      pass_store<Fr, kDif>(args, shared, tile, e);
+    if (phases.store_pairs) {
+      for (uint32_t q = 0; q < elements / 2; ++q) {
+        pass_store_pair<Fr, kDif>(args, shared, stage(shape.stages - 1), tile, q);
+      }
+    } else {
+      for (uint32_t e = 0; e < elements; ++e) pass_store<Fr, kDif>(args, shared, tile, e);
     }
   }
 }

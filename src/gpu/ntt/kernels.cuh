@@ -13,28 +13,49 @@
 
 namespace cuzk::gpu::ntt {
 
-// One tile per block: 2^(K + log_lanes) elements in dynamic shared memory.
+// One tile per block: 2^(K + log_lanes) elements in dynamic shared memory. The first and the
+// last stage ride on the load and store phases (pass.hpp, pass_phases), so a pass of K stages
+// has K − 1 barriers.
 template <class Fr, bool kDif>
-__global__ void __launch_bounds__(Tuning::kThreadsPerBlock) pass_kernel(const PassArgs<Fr> args) {
+__global__ void __launch_bounds__(Tuning::kThreadsPerBlock, Tuning::kPassBlocksPerSm)
+    pass_kernel(const PassArgs<Fr> args) {
   extern __shared__ uint4 shared_words[];
+  const PassShape& shape = args.shape;
   const uint32_t tile = blockIdx.x;
-  const uint32_t elements = args.shape.tile_elements();
-  const TileMemory<Fr> shared{shared_words, elements, SlotSpread::of(args.shape.log_lanes)};
-  for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
-    pass_load<Fr, kDif>(args, shared, tile, e);
+  const uint32_t elements = shape.tile_elements();
+  const TileMemory<Fr> shared{shared_words, elements, SlotSpread::of(shape.log_lanes)};
+  const PassPhases phases = pass_phases(shape);
+  if (phases.load_pairs) {
+    const StageMap stage =
+        stage_map(shape, stage_log_half(kDif, shape.stages, 0), args.column_table_log);
+    for (uint32_t q = threadIdx.x; q < elements / 2; q += blockDim.x) {
+      pass_load_pair<Fr, kDif>(args, shared, stage, tile, q);
+    }
+  } else {
+    for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
+      pass_load<Fr, kDif>(args, shared, tile, e);
+    }
   }
-  const uint32_t butterflies = args.shape.butterflies_per_stage();
-  for (unsigned i = 0; i < args.shape.stages; ++i) {
+  const uint32_t butterflies = shape.butterflies_per_stage();
+  for (unsigned i = phases.shared_first; i < phases.shared_end; ++i) {
     __syncthreads();
-    const StageMap stage = stage_map(args.shape, stage_log_half(kDif, args.shape.stages, i),
-                                     args.column_table_log);
+    const StageMap stage =
+        stage_map(shape, stage_log_half(kDif, shape.stages, i), args.column_table_log);
     for (uint32_t b = threadIdx.x; b < butterflies; b += blockDim.x) {
       pass_butterfly<Fr, kDif>(args, shared, stage, b);
     }
   }
   __syncthreads();
-  for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
-    pass_store<Fr, kDif>(args, shared, tile, e);
+  if (phases.store_pairs) {
+    const StageMap stage = stage_map(shape, stage_log_half(kDif, shape.stages, shape.stages - 1),
+                                     args.column_table_log);
+    for (uint32_t q = threadIdx.x; q < elements / 2; q += blockDim.x) {
+      pass_store_pair<Fr, kDif>(args, shared, stage, tile, q);
+    }
+  } else {
+    for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
+      pass_store<Fr, kDif>(args, shared, tile, e);
+    }
   }
 }
 

@@ -4,8 +4,9 @@
 // host emulation in the tests calls the very same functions in loops, so both run one source.
 //
 // A pass over a tile: load every element (times the `pre` factor; a DIT pass also applies its
-// twiddle here), K butterfly stages in shared memory, store every element (a DIF pass applies
-// its twiddle here; then the `post` factor).
+// twiddle here) and run the first stage on it in registers, stages 2 .. K−1 in shared memory,
+// run the last stage in registers and store every element (a DIF pass applies its twiddle
+// here; then the `post` factor). pass_phases() says which phases a pass has.
 //
 // Pointers are device pointers in the kernel and host pointers in the emulation; the caller
 // guarantees 16-byte alignment of the vector (elements are then read as two 16-byte words).
@@ -173,54 +174,135 @@ CUZK_HD Fr apply_twiddle(const PassArgs<Fr>& a, Fr v, const TileElement& t) {
   return v * table_power(a.twiddles, e);
 }
 
-// Load phase: global element → shared slot.
+// An element as the stages take it: read from the vector, times the `pre` factor, and in a DIT
+// pass times its twiddle.
+template <class Fr, bool kDif>
+CUZK_HD Fr loaded_value(const PassArgs<Fr>& a, const TileElement& t) {
+  Fr v = load_element(a.data + t.position);
+  v = apply_scale(a.pre, v, t.position, a.shape.log_n);
+  if constexpr (!kDif) v = apply_twiddle(a, v, t);
+  return v;
+}
+
+// An element as the stages leave it, written back: in a DIF pass times its twiddle, then times
+// the `post` factor.
+template <class Fr, bool kDif>
+CUZK_HD void store_value(const PassArgs<Fr>& a, const TileElement& t, Fr v) {
+  if constexpr (kDif) v = apply_twiddle(a, v, t);
+  v = apply_scale(a.post, v, t.position, a.shape.log_n);
+  store_element(a.data + t.position, v);
+}
+
+// One butterfly on u (the lower row) and v (Gentleman–Sande for the DIF, Cooley–Tukey for the
+// DIT; see src/ntt/radix2.hpp), handing each result to put_lo / put_hi as soon as it is ready.
+// Twiddle index 0 is 1 and skips the product. The DIF hands over the sum before the product, so
+// that u and v need no registers during it.
+template <class Fr, bool kDif, class PutLo, class PutHi>
+CUZK_HD void butterfly_values(const PassArgs<Fr>& a, const Fr& u, Fr v, uint32_t twiddle_index,
+                              PutLo&& put_lo, PutHi&& put_hi) {
+  if constexpr (kDif) {
+    Fr d = u - v;
+    put_lo(u + v);
+    if (twiddle_index != 0) d = d * load_element(a.column_twiddles + twiddle_index);
+    put_hi(d);
+  } else {
+    if (twiddle_index != 0) v = v * load_element(a.column_twiddles + twiddle_index);
+    put_lo(u + v);
+    put_hi(u - v);
+  }
+}
+
+// Load phase of a pass without stages (one element): global element → shared slot.
 template <class Fr, bool kDif>
 CUZK_HD void pass_load(const PassArgs<Fr>& a, const TileMemory<Fr>& shared, uint32_t tile,
                        uint32_t e) {
   const TileElement t = a.shape.element(tile, e);
-  Fr v = load_element(a.data + t.position);
-  v = apply_scale(a.pre, v, t.position, a.shape.log_n);
-  if constexpr (!kDif) v = apply_twiddle(a, v, t);
-  shared.store(t.slot, v);
+  shared.store(t.slot, loaded_value<Fr, kDif>(a, t));
 }
 
-// One butterfly of the stage of half-width 2^log_half (Gentleman–Sande for the DIF,
-// Cooley–Tukey for the DIT; see src/ntt/radix2.hpp). Twiddle index 0 is 1 and skips the product.
+// Keeps the compiler from carrying a value written to shared memory over to a later read of
+// the same slot: the pair phases park an element in its slot instead of a register while the
+// other's products run (no instruction; a no-op on the host).
+CUZK_HD void reread_shared() {
+#if defined(__CUDA_ARCH__)
+  asm volatile("" ::: "memory");
+#endif
+}
+
+// Load phase with the pass's first stage: pair q of the tile (element_pair) → its butterfly →
+// two shared slots. The lower element waits in its slot while the upper one is loaded (its
+// factors may take products), so the pair costs no more registers than one element.
+template <class Fr, bool kDif>
+CUZK_HD void pass_load_pair(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
+                            const StageMap& stage, uint32_t tile, uint32_t q) {
+  const ElementPair p = element_pair(a.shape, stage.log_half, q);
+  const TileElement lo = a.shape.element(tile, p.lo);
+  const TileElement hi = a.shape.element(tile, p.hi);
+  shared.store(lo.slot, loaded_value<Fr, kDif>(a, lo));
+  const Fr v = loaded_value<Fr, kDif>(a, hi);
+  reread_shared();
+  butterfly_values<Fr, kDif>(
+      a, shared.load(lo.slot), v, twiddle_index(stage, lo.row),
+      [&](const Fr& x) { shared.store(lo.slot, x); },
+      [&](const Fr& x) { shared.store(hi.slot, x); });
+}
+
+// Butterfly b of a stage in shared memory (butterfly() places it).
 // (Two butterflies a thread with their products interleaved were measured slower: 80 registers
 // instead of 64, fewer blocks per SM.)
 template <class Fr, bool kDif>
 CUZK_HD void pass_butterfly(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
                             const StageMap& stage, uint32_t b) {
   const Butterfly f = butterfly(stage, b);
-  const Fr u = shared.load(f.lo_slot);
-  Fr v = shared.load(f.hi_slot);
-  if constexpr (kDif) {
-    // The sum is stored before the product, so that u and v need no registers during it.
-    Fr d = u - v;
-    shared.store(f.lo_slot, u + v);
-    if (f.twiddle_index != 0) d = d * load_element(a.column_twiddles + f.twiddle_index);
-    shared.store(f.hi_slot, d);
-  } else {
-    if (f.twiddle_index != 0) v = v * load_element(a.column_twiddles + f.twiddle_index);
-    shared.store(f.lo_slot, u + v);
-    shared.store(f.hi_slot, u - v);
-  }
+  butterfly_values<Fr, kDif>(
+      a, shared.load(f.lo_slot), shared.load(f.hi_slot), f.twiddle_index,
+      [&](const Fr& x) { shared.store(f.lo_slot, x); },
+      [&](const Fr& x) { shared.store(f.hi_slot, x); });
 }
 
-// Store phase: shared slot → global element.
+// Store phase of a pass with at most one stage (taken by the load phase): shared slot → global
+// element.
 template <class Fr, bool kDif>
 CUZK_HD void pass_store(const PassArgs<Fr>& a, const TileMemory<Fr>& shared, uint32_t tile,
                         uint32_t e) {
   const TileElement t = a.shape.element(tile, e);
-  Fr v = shared.load(t.slot);
-  if constexpr (kDif) v = apply_twiddle(a, v, t);
-  v = apply_scale(a.post, v, t.position, a.shape.log_n);
-  store_element(a.data + t.position, v);
+  store_value<Fr, kDif>(a, t, shared.load(t.slot));
+}
+
+// Store phase with the pass's last stage: two shared slots → their butterfly → pair q's
+// elements. The upper result waits in its slot while the lower one is stored (its factors may
+// take products).
+template <class Fr, bool kDif>
+CUZK_HD void pass_store_pair(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
+                             const StageMap& stage, uint32_t tile, uint32_t q) {
+  const ElementPair p = element_pair(a.shape, stage.log_half, q);
+  const TileElement lo = a.shape.element(tile, p.lo);
+  const TileElement hi = a.shape.element(tile, p.hi);
+  Fr low;
+  butterfly_values<Fr, kDif>(
+      a, shared.load(lo.slot), shared.load(hi.slot), twiddle_index(stage, lo.row),
+      [&](const Fr& x) { low = x; }, [&](const Fr& x) { shared.store(hi.slot, x); });
+  store_value<Fr, kDif>(a, lo, low);
+  reread_shared();
+  store_value<Fr, kDif>(a, hi, shared.load(hi.slot));
 }
 
 // The stages of a pass, in execution order: DIF from the widest half-width down, DIT up.
 CUZK_HD unsigned stage_log_half(bool dif, unsigned stages, unsigned i) {
   return dif ? stages - 1 - i : i;
+}
+
+// The phases of a pass of K stages: stage 0 rides on the loads when K ≥ 1 (pass_load_pair,
+// else pass_load), stage K − 1 on the stores when K ≥ 2 (pass_store_pair, else pass_store),
+// and stages shared_first .. shared_end − 1 run in shared memory (pass_butterfly), each after a
+// barrier.
+struct PassPhases {
+  bool load_pairs, store_pairs;
+  unsigned shared_first, shared_end;
+};
+CUZK_HD PassPhases pass_phases(const PassShape& shape) {
+  const unsigned k = shape.stages;
+  return {k >= 1, k >= 2, 1, k >= 2 ? k - 1 : 1};
 }
 
 }  // namespace cuzk::gpu::ntt

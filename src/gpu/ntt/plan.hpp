@@ -48,6 +48,10 @@ struct Tuning {
   // 2^11 tiles lost (2^27 44.4 ms: fewer blocks fit the registers).
   static constexpr unsigned kLogTileElements = 10;
   static constexpr unsigned kThreadsPerBlock = 256;
+  // The pass kernel is held to the 64 registers that let 4 blocks share an SM: with the first
+  // and last stages in its load and store phases, BLS12-381 Fr's would take 72 unbounded (3
+  // blocks), and at 64 ptxas spills nothing.
+  static constexpr unsigned kPassBlocksPerSm = 4;
   static constexpr unsigned kPermuteThreadsPerBlock = 256;
   static constexpr unsigned kElementwiseThreadsPerBlock = 256;
   // Largest domain a DeviceDomain accepts: 2^28 elements (8 GiB per vector).
@@ -117,8 +121,13 @@ struct PassShape {
 
   // Element e of tile t, enumerated in increasing position within each contiguous run (column
   // fastest, then row, then sub-block) so that consecutive threads touch consecutive addresses.
+  // log2 of the columns a tile spans (T when T ≤ C, else C): the low bits of an element index.
+  CUZK_HD unsigned log_tile_columns() const {
+    return log_lanes < log_columns ? log_lanes : log_columns;
+  }
+
   CUZK_HD TileElement element(uint32_t tile, uint32_t e) const {
-    const unsigned log_tile_columns = log_lanes < log_columns ? log_lanes : log_columns;
+    const unsigned log_tile_columns = this->log_tile_columns();
     const uint32_t column_in_tile = e & ((uint32_t(1) << log_tile_columns) - 1);
     const uint32_t row = (e >> log_tile_columns) & ((uint32_t(1) << stages) - 1);
     const uint32_t block_in_tile = e >> (log_tile_columns + stages);
@@ -165,6 +174,7 @@ CUZK_HD bool twiddle_ones_first(const PassShape& shape, unsigned log_half) {
 // holding (g, j) with j in the low log_half bits; twiddle ones first, j is in the high bits
 // instead, so q is rotated left by log_half (`turn`) before it is split.
 struct StageMap {
+  unsigned log_half;
   uint32_t lane_mask;
   unsigned log_lanes;
   unsigned turn, unturn;  // unturn = K − 1 − turn
@@ -175,6 +185,7 @@ struct StageMap {
 };
 CUZK_HD StageMap stage_map(const PassShape& shape, unsigned log_half, unsigned table_log) {
   StageMap m;
+  m.log_half = log_half;
   m.lane_mask = (uint32_t(1) << shape.log_lanes) - 1;
   m.log_lanes = shape.log_lanes;
   m.turn = twiddle_ones_first(shape, log_half) ? log_half : 0;
@@ -185,14 +196,34 @@ CUZK_HD StageMap stage_map(const PassShape& shape, unsigned log_half, unsigned t
   m.twiddle_shift = table_log - 1 - log_half;
   return m;
 }
+// The twiddle index of the butterfly whose lower row is lo_row: ψ^(j·2^(table_log−1−log_half)),
+// j the row's offset in its group.
+CUZK_HD uint32_t twiddle_index(const StageMap& m, uint32_t lo_row) {
+  return (lo_row & m.j_mask) << m.twiddle_shift;
+}
 CUZK_HD Butterfly butterfly(const StageMap& m, uint32_t b) {
   const uint32_t lane = b & m.lane_mask;
   const uint32_t q = b >> m.log_lanes;
   const uint32_t t = ((q << m.turn) | (q >> m.unturn)) & m.q_mask;  // (g, j), j low
-  const uint32_t j = t & m.j_mask;
   const uint32_t lo_row = t + (t & ~m.j_mask);  // a zero bit inserted above j
   const uint32_t lo_slot = (lo_row << m.log_lanes) | lane;
-  return {lo_slot, lo_slot + m.hi_offset, j << m.twiddle_shift};
+  return {lo_slot, lo_slot + m.hi_offset, twiddle_index(m, lo_row)};
+}
+
+// The first and the last stage of a pass run in registers, in its load and store phases
+// (pass.hpp): a thread takes the two elements whose rows the stage mixes, 2^log_half apart in
+// the same lane, so those stages need no shared-memory round trip and no barrier of their own.
+// Pair q of a tile is the two element indices (PassShape::element) with row bit log_half clear
+// and set, their other bits q's: 32 consecutive q are runs of columns as 32 consecutive element
+// indices are, so the global accesses keep their runs.
+struct ElementPair {
+  uint32_t lo, hi;
+};
+CUZK_HD ElementPair element_pair(const PassShape& shape, unsigned log_half, uint32_t q) {
+  const unsigned bit = shape.log_tile_columns() + log_half;
+  const uint32_t below = (uint32_t(1) << bit) - 1;
+  const uint32_t lo = ((q & ~below) << 1) | (q & below);
+  return {lo, lo | (uint32_t(1) << bit)};
 }
 
 // Where slot s (row·2^log_lanes + lane) of a tile lies among the 16-byte words of a plane of
