@@ -120,8 +120,10 @@ TEST(NttPlan, ButterfliesPairSlotsWithoutBankConflicts) {
             hi[t] = spread(f.hi_slot);
           }
           const unsigned allowed = in_registers ? element_passes : 1;
-          ASSERT_LE(bank_passes(lo), allowed) << "log_n " << log_n << " half " << log_half << " b " << b;
-          ASSERT_LE(bank_passes(hi), allowed) << "log_n " << log_n << " half " << log_half << " b " << b;
+          ASSERT_LE(bank_passes(lo), allowed)
+              << "log_n " << log_n << " half " << log_half << " b " << b;
+          ASSERT_LE(bank_passes(hi), allowed)
+              << "log_n " << log_n << " half " << log_half << " b " << b;
         }
       }
       if (s.stages == 9 && slots == 1024) {

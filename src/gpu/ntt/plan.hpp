@@ -205,7 +205,7 @@ CUZK_HD Butterfly butterfly(const StageMap& m, uint32_t b) {
   const uint32_t lane = b & m.lane_mask;
   const uint32_t q = b >> m.log_lanes;
   const uint32_t t = ((q << m.turn) | (q >> m.unturn)) & m.q_mask;  // (g, j), j low
-  const uint32_t lo_row = t + (t & ~m.j_mask);  // a zero bit inserted above j
+  const uint32_t lo_row = t + (t & ~m.j_mask);                      // a zero bit inserted above j
   const uint32_t lo_slot = (lo_row << m.log_lanes) | lane;
   return {lo_slot, lo_slot + m.hi_offset, twiddle_index(m, lo_row)};
 }
