@@ -229,6 +229,16 @@ CUZK_HD void reread_shared() {
 #endif
 }
 
+// The two elements of pair q of the tile in the stage a pair phase runs (element_pair).
+struct PairElements {
+  TileElement lo, hi;
+};
+CUZK_HD PairElements pair_elements(const PassShape& shape, const StageMap& stage, uint32_t tile,
+                                   uint32_t q) {
+  const ElementPair p = element_pair(shape, stage.log_half, q);
+  return {shape.element(tile, p.lo), shape.element(tile, p.hi)};
+}
+
 // Load phase with the pass's first stage: pair q of the tile (element_pair) → its butterfly →
 // two shared slots. A DIT multiplies each element by its pass twiddle as it loads it (two
 // products with the two-level table), so its lower element waits in its slot meanwhile: in
@@ -237,20 +247,18 @@ CUZK_HD void reread_shared() {
 template <class Fr, bool kDif>
 CUZK_HD void pass_load_pair(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
                             const StageMap& stage, uint32_t tile, uint32_t q) {
-  const ElementPair p = element_pair(a.shape, stage.log_half, q);
-  const TileElement lo = a.shape.element(tile, p.lo);
-  const TileElement hi = a.shape.element(tile, p.hi);
-  const auto put_lo = [&](const Fr& x) { shared.store(lo.slot, x); };
-  const auto put_hi = [&](const Fr& x) { shared.store(hi.slot, x); };
-  const uint32_t twiddle = twiddle_index(stage, lo.row);
+  const PairElements pair = pair_elements(a.shape, stage, tile, q);
+  const auto put_lo = [&](const Fr& x) { shared.store(pair.lo.slot, x); };
+  const auto put_hi = [&](const Fr& x) { shared.store(pair.hi.slot, x); };
+  const uint32_t twiddle = twiddle_index(stage, pair.lo.row);
   if constexpr (kDif) {
-    butterfly_values<Fr, kDif>(a, loaded_value<Fr, kDif>(a, lo), loaded_value<Fr, kDif>(a, hi),
-                               twiddle, put_lo, put_hi);
+    butterfly_values<Fr, kDif>(a, loaded_value<Fr, kDif>(a, pair.lo),
+                               loaded_value<Fr, kDif>(a, pair.hi), twiddle, put_lo, put_hi);
   } else {
-    put_lo(loaded_value<Fr, kDif>(a, lo));
-    const Fr v = loaded_value<Fr, kDif>(a, hi);
+    put_lo(loaded_value<Fr, kDif>(a, pair.lo));
+    const Fr v = loaded_value<Fr, kDif>(a, pair.hi);
     reread_shared();
-    butterfly_values<Fr, kDif>(a, shared.load(lo.slot), v, twiddle, put_lo, put_hi);
+    butterfly_values<Fr, kDif>(a, shared.load(pair.lo.slot), v, twiddle, put_lo, put_hi);
   }
 }
 
@@ -281,13 +289,11 @@ CUZK_HD void pass_store(const PassArgs<Fr>& a, const TileMemory<Fr>& shared, uin
 template <class Fr, bool kDif>
 CUZK_HD void pass_store_pair(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
                              const StageMap& stage, uint32_t tile, uint32_t q) {
-  const ElementPair p = element_pair(a.shape, stage.log_half, q);
-  const TileElement lo = a.shape.element(tile, p.lo);
-  const TileElement hi = a.shape.element(tile, p.hi);
+  const PairElements pair = pair_elements(a.shape, stage, tile, q);
   butterfly_values<Fr, kDif>(
-      a, shared.load(lo.slot), shared.load(hi.slot), twiddle_index(stage, lo.row),
-      [&](const Fr& x) { store_value<Fr, kDif>(a, lo, x); },
-      [&](const Fr& x) { store_value<Fr, kDif>(a, hi, x); });
+      a, shared.load(pair.lo.slot), shared.load(pair.hi.slot), twiddle_index(stage, pair.lo.row),
+      [&](const Fr& x) { store_value<Fr, kDif>(a, pair.lo, x); },
+      [&](const Fr& x) { store_value<Fr, kDif>(a, pair.hi, x); });
 }
 
 // The stages of a pass, in execution order: DIF from the widest half-width down, DIT up.
