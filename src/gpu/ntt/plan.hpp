@@ -49,7 +49,7 @@ struct Tuning {
   static constexpr unsigned kLogTileElements = 10;
   static constexpr unsigned kThreadsPerBlock = 256;
   // The pass kernel is held to the 64 registers that let 4 blocks share an SM: with the first
-  // and last stages in its load and store phases, BLS12-381 Fr's would take 72 unbounded (3
+  // and last stages in its load and store phases, BLS12-381 Fr's took 72-78 unbounded (3
   // blocks), and at 64 ptxas spills nothing.
   static constexpr unsigned kPassBlocksPerSm = 4;
   static constexpr unsigned kPermuteThreadsPerBlock = 256;
@@ -119,13 +119,13 @@ struct PassShape {
   CUZK_HD uint32_t tile_elements() const { return uint32_t(1) << (stages + log_lanes); }
   CUZK_HD uint32_t butterflies_per_stage() const { return tile_elements() / 2; }
 
-  // Element e of tile t, enumerated in increasing position within each contiguous run (column
-  // fastest, then row, then sub-block) so that consecutive threads touch consecutive addresses.
   // log2 of the columns a tile spans (T when T ≤ C, else C): the low bits of an element index.
   CUZK_HD unsigned log_tile_columns() const {
     return log_lanes < log_columns ? log_lanes : log_columns;
   }
 
+  // Element e of tile t, enumerated in increasing position within each contiguous run (column
+  // fastest, then row, then sub-block) so that consecutive threads touch consecutive addresses.
   CUZK_HD TileElement element(uint32_t tile, uint32_t e) const {
     const unsigned log_tile_columns = this->log_tile_columns();
     const uint32_t column_in_tile = e & ((uint32_t(1) << log_tile_columns) - 1);
