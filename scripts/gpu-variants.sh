@@ -39,7 +39,10 @@ pack() {
   [[ $# -gt 0 ]] || fail "pack needs at least one revision"
   local root=build/variants
   local src=$root/src build=$root/build stage=$root/stage
-  [[ -d $src ]] || git worktree add --detach "$src" HEAD >/dev/null
+  if [[ ! -d $src ]]; then
+    git worktree prune
+    git worktree add --detach "$src" HEAD >/dev/null
+  fi
   rm -rf "$stage"
   mkdir -p "$stage/variants" "$stage/lib"
   local with_test=1
@@ -67,7 +70,7 @@ pack() {
     printf '%s\n' "$name" >>"$stage/order"
   done
   # Shared libraries outside the C and C++ runtimes, which a bare GPU machine may not have.
-  ldd "$build/$BENCH" | awk '/=> \// {print $3}' | grep -v -E '/lib(c|m|stdc\+\+|gcc_s)\.so' |
+  ldd "$build/$BENCH" | awk '/=> \// {print $3}' | { grep -v -E '/lib(c|m|stdc\+\+|gcc_s)\.so' || true; } |
     xargs -r -I{} cp -L {} "$stage/lib/"
   tar -C "$stage" -cJf "$archive" .
   printf 'packed %s: %s\n' "$archive" "$(tr '\n' ' ' <"$stage/order")"
