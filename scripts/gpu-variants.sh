@@ -17,7 +17,8 @@
 #   variant's benchmark, the order of the variants reversed every other round so that a drift
 #   of the card's clocks does not favour one. Writes $OUT/variants.json (every round's results
 #   by variant) and $OUT/variants.txt, the table printed last: per case, each variant's mean of
-#   its round medians and the largest gap between its rounds.
+#   its round medians and the largest gap between its rounds (variants numbered v1.. in the
+#   order packed, with their commits above the table).
 #
 # Environment: VARIANT_BENCH (default bench/gpu/ntt/bench_gpu_ntt) and VARIANT_TEST (default
 # tests/gpu/cuzk_gpu_ntt_test; empty for none), paths in the build directory; BENCH_ARGS
@@ -117,7 +118,10 @@ for x in runs[names[0]][0]:
     key = (x["curve"], x["op"], x["log_n"])
     if key not in cases:
         cases.append(key)
-lines = ["%-10s %-26s %5s " % ("curve", "op", "log_n") + " ".join("%22s" % n[-22:] for n in names)]
+commits = {n: open(f"{d}/variants/{n}/commit").read().strip() for n in names}
+lines = ["v%d = %s (%s)" % (i + 1, n, commits[n]) for i, n in enumerate(names)]
+lines.append("%-10s %-26s %5s " % ("curve", "op", "log_n") +
+             " ".join("%22s" % ("v%d ms ± rounds" % (i + 1)) for i in range(len(names))))
 for key in cases:
     cells = []
     for n in names:
