@@ -59,14 +59,16 @@ pack() {
         -DCUZK_BUILD_BENCH=ON -DCUZK_BUILD_SERVICE=OFF -DCUZK_BUILD_FUZZERS=OFF >/dev/null ||
         fail "configuring $build"
     fi
+    local test=""
+    [[ $with_test == 1 ]] && test=$TEST
     local targets=("$(basename "$BENCH")")
-    [[ -n $TEST && $with_test == 1 ]] && targets+=("$(basename "$TEST")")
+    [[ -n $test ]] && targets+=("$(basename "$test")")
     printf '== %s (%s)\n' "$name" "$(git -C "$src" rev-parse --short HEAD)"
     cmake --build "$build" --target "${targets[@]}" -j "$(nproc)" >"$root/build.log" 2>&1 ||
       { tail -n 30 "$root/build.log"; fail "building $rev"; }
     mkdir -p "$stage/variants/$name"
     cp "$build/$BENCH" "$stage/variants/$name/bench"
-    [[ -n $TEST && $with_test == 1 ]] && cp "$build/$TEST" "$stage/variants/$name/test"
+    [[ -n $test ]] && cp "$build/$test" "$stage/variants/$name/test"
     git -C "$src" rev-parse --short HEAD >"$stage/variants/$name/commit"
     printf '%s\n' "$name" >>"$stage/order"
   done
