@@ -1,12 +1,11 @@
 #pragma once
 // Shared by the format tests: random file contents for both curves, a container builder for
-// hand-made (and deliberately broken) files, and error-message capture.
+// hand-made (and deliberately broken) files.
 
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <random>
 #include <span>
 #include <string>
@@ -18,34 +17,14 @@
 #include "formats/r1cs.hpp"
 #include "formats/zkey.hpp"
 #include "io/integer_text.hpp"
+#include "tests/support/error_messages.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::formats::test {
 
 using Curves = ::testing::Types<Bn254, Bls12_381>;
 
-// The message of the cuzk::Error of kind kInvalidInput that fn throws; a test failure (and
-// "") if it throws nothing or something else.
-inline std::string invalid_input_message(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected cuzk::Error, got std::exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected a cuzk::Error, nothing was thrown";
-  return "";
-}
-
-#define EXPECT_INVALID_INPUT(statement, fragment)                                            \
-  do {                                                                                       \
-    std::string message_ = ::cuzk::formats::test::invalid_input_message([&] { statement; }); \
-    EXPECT_NE(message_.find(fragment), std::string::npos)                                    \
-        << "message \"" << message_ << "\" lacks \"" << (fragment) << "\"";                  \
-  } while (0)
+using ::cuzk::test::invalid_input_message;
 
 struct Section {
   uint32_t id;

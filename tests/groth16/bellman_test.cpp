@@ -18,6 +18,7 @@
 #include "groth16/verifier.hpp"
 #include "ntt/curves.hpp"
 #include "tests/groth16/test_circuit.hpp"
+#include "tests/support/error_messages.hpp"
 #include "tests/support/test_random.hpp"
 #include "util/error.hpp"
 
@@ -28,23 +29,7 @@ using Curve = formats::Bls12_381;
 using Fr = bls12_381::Fr;
 using G1 = bls12_381::G1Affine;
 
-#define EXPECT_CONTAINS(message, part)                                      \
-  do {                                                                      \
-    const std::string text_ = (message);                                    \
-    EXPECT_NE(text_.find(part), std::string::npos) << "message: " << text_; \
-  } while (0)
-
-template <class Fn>
-std::string error_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no cuzk::Error was thrown";
-  return {};
-}
+using ::cuzk::test::invalid_input_message;
 
 // The test circuit without its last wire, which no constraint uses (a .params key cannot hold
 // that wire's L point).
@@ -146,7 +131,7 @@ TEST(BellmanProve, WrongPublicInputsAreRejected) {
     EXPECT_FALSE(verifies(result.proof, inputs)) << "public input " << i << " changed";
   }
   std::vector<Fr> short_inputs(public_inputs().begin(), public_inputs().end() - 1);
-  EXPECT_CONTAINS(error_of([&] { verifies(result.proof, short_inputs); }),
+  EXPECT_CONTAINS(invalid_input_message([&] { verifies(result.proof, short_inputs); }),
                   "expects 3 public inputs");
 }
 
@@ -154,7 +139,7 @@ TEST(BellmanProve, AnUnsatisfiedConstraintIsNamed) {
   std::vector<Fr> bad(witness().begin(), witness().end());
   // Wire first_chain_wire + 2 is t_3, defined by chain constraint 2 and used by constraint 3.
   bad[shared().circuit.first_chain_wire + 2] += Fr::one();
-  EXPECT_CONTAINS(error_of([&] {
+  EXPECT_CONTAINS(invalid_input_message([&] {
                     prove_bellman(shared().params, shared().circuit.r1cs, std::span<const Fr>(bad));
                   }),
                   "constraint 2 (counting from 0");
@@ -163,14 +148,14 @@ TEST(BellmanProve, AnUnsatisfiedConstraintIsNamed) {
 TEST(BellmanProve, WitnessOfTheWrongLengthOrConstantIsRefused) {
   std::vector<Fr> longer(witness().begin(), witness().end());
   longer.push_back(Fr::one());
-  EXPECT_CONTAINS(error_of([&] {
+  EXPECT_CONTAINS(invalid_input_message([&] {
                     prove_bellman(shared().params, shared().circuit.r1cs,
                                   std::span<const Fr>(longer));
                   }),
                   "the witness has " + std::to_string(longer.size()) + " values");
   std::vector<Fr> constant(witness().begin(), witness().end());
   constant[0] = Fr::from_u64(2);
-  EXPECT_CONTAINS(error_of([&] {
+  EXPECT_CONTAINS(invalid_input_message([&] {
                     prove_bellman(shared().params, shared().circuit.r1cs,
                                   std::span<const Fr>(constant));
                   }),
@@ -180,7 +165,7 @@ TEST(BellmanProve, WitnessOfTheWrongLengthOrConstantIsRefused) {
 TEST(BellmanProve, KeyOfAnotherCircuitIsRefused) {
   auto rng = cuzk::test::rng("bellman other circuit");
   const auto other = keyable_circuit(rng, 40);  // more wires, a larger domain
-  EXPECT_CONTAINS(error_of([&] {
+  EXPECT_CONTAINS(invalid_input_message([&] {
                     prove_bellman(shared().params, other.r1cs, std::span<const Fr>(other.witness));
                   }),
                   "does not belong to the .params key");
@@ -259,7 +244,7 @@ TEST(BellmanSetup, HScalarsAreTheQuotientCoefficients) {
 TEST(BellmanSetup, UnconstrainedPrivateWireIsRefused) {
   auto rng = cuzk::test::rng("bellman unconstrained");
   const auto circuit = make_test_circuit<Curve>(rng, 3);  // its last wire is in no constraint
-  EXPECT_CONTAINS(error_of([&] { bellman_setup(circuit.r1cs); }),
+  EXPECT_CONTAINS(invalid_input_message([&] { bellman_setup(circuit.r1cs); }),
                   "private wire " + std::to_string(circuit.r1cs.header.n_wires - 1) +
                       " is used by no constraint");
 }

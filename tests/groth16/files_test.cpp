@@ -6,7 +6,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "formats/r1cs.hpp"
@@ -14,6 +13,7 @@
 #include "groth16/files.hpp"
 #include "groth16/json.hpp"
 #include "tests/groth16/test_circuit.hpp"
+#include "tests/support/error_messages.hpp"
 #include "tests/support/test_random.hpp"
 #include "util/error.hpp"
 
@@ -41,13 +41,6 @@ void write_text(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 template <class Curve>
 void write_circuit(const TestCircuit<Curve>& circuit, const fs::path& dir) {
   formats::write_r1cs(dir / "circuit.r1cs", circuit.r1cs);
@@ -55,17 +48,7 @@ void write_circuit(const TestCircuit<Curve>& circuit, const fs::path& dir) {
                              std::span<const typename Curve::Fr>(circuit.witness));
 }
 
-template <class Fn>
-std::string invalid_input_message(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no cuzk::Error was thrown";
-  return {};
-}
+using ::cuzk::test::invalid_input_message;
 
 template <class Curve>
 class FilesTest : public ::testing::Test {};

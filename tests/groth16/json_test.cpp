@@ -7,22 +7,13 @@
 
 #include "ec/scalar_mul.hpp"
 #include "groth16/json.hpp"
+#include "tests/support/error_messages.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::groth16::test {
 namespace {
 
-template <class Fn>
-std::string invalid_input_message(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no cuzk::Error was thrown";
-  return {};
-}
+using ::cuzk::test::invalid_input_message;
 
 TEST(SnarkjsJsonText, MatchesJsonStringifyWithIndentOne) {
   // node -e 'console.log(JSON.stringify({a:[["1","2"]],b:"x",c:[],n:3,e:{}},null,1))' (Node 20)

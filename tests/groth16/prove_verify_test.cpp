@@ -16,6 +16,7 @@
 #include "groth16/verifier.hpp"
 #include "io/integer_text.hpp"
 #include "tests/groth16/test_circuit.hpp"
+#include "tests/support/error_messages.hpp"
 #include "tests/support/test_random.hpp"
 #include "util/error.hpp"
 
@@ -70,24 +71,7 @@ class ProveVerifyTest : public ::testing::Test {
 using Curves = ::testing::Types<formats::Bn254, formats::Bls12_381>;
 TYPED_TEST_SUITE(ProveVerifyTest, Curves);
 
-// Message checks: the whole message is printed when a part is missing.
-#define EXPECT_CONTAINS(message, part)                                      \
-  do {                                                                      \
-    const std::string text_ = (message);                                    \
-    EXPECT_NE(text_.find(part), std::string::npos) << "message: " << text_; \
-  } while (0)
-
-template <class Fn>
-std::string invalid_input_message(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no cuzk::Error was thrown";
-  return {};
-}
+using ::cuzk::test::invalid_input_message;
 
 TYPED_TEST(ProveVerifyTest, KeyHasSnarkjsShape) {
   const auto& s = this->shared();

@@ -13,6 +13,7 @@
 #include "groth16/randomness.hpp"
 #include "groth16/setup.hpp"
 #include "tests/groth16/test_circuit.hpp"
+#include "tests/support/error_messages.hpp"
 #include "tests/support/test_random.hpp"
 #include "util/error.hpp"
 
@@ -138,17 +139,7 @@ TEST(SetupDomain, FollowsSnarkjsCirPower) {
   EXPECT_EQ(snarkjs_domain_log_size(0, 0), 1u);
 }
 
-template <class Fn>
-std::string invalid_input_message(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "no cuzk::Error was thrown";
-  return {};
-}
+using ::cuzk::test::invalid_input_message;
 
 TEST(SetupToxicWaste, DegenerateValuesAreRefused) {
   using Curve = formats::Bn254;

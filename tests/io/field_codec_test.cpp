@@ -11,6 +11,7 @@
 
 #include "curves/bls12_381_fields.hpp"
 #include "curves/bn254_fields.hpp"
+#include "tests/support/error_messages.hpp"
 #include "tests/support/test_random.hpp"
 
 namespace cuzk::io {
@@ -55,17 +56,7 @@ class FieldCodecTest : public ::testing::Test {};
 using Fields = ::testing::Types<bn254::Fp, bn254::Fr, bls12_381::Fp, bls12_381::Fr>;
 TYPED_TEST_SUITE(FieldCodecTest, Fields);
 
-template <class Fn>
-std::string message_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput);
-    return e.what();
-  }
-  ADD_FAILURE() << "no cuzk::Error was thrown";
-  return {};
-}
+using ::cuzk::test::invalid_input_message;
 
 TYPED_TEST(FieldCodecTest, DecimalMatchesPublishedModulus) {
   using F = TypeParam;
@@ -128,18 +119,18 @@ TYPED_TEST(FieldCodecTest, BinaryLayoutsFollowTheirDefinitions) {
 TYPED_TEST(FieldCodecTest, DecimalRejectsMalformedText) {
   using F = TypeParam;
   const std::string p = Published<F>::kModulus;
-  EXPECT_NE(message_of([] {
+  EXPECT_NE(invalid_input_message([] {
               from_decimal<F>("", "public input 3");
             }).find("public input 3: empty string is not a decimal number"),
             std::string::npos);
   for (const char* bad : {"+1", "-1", " 1", "1 ", "12a", "0x10", "1.0", "1e3", "１"}) {
-    std::string message = message_of([&] { from_decimal<F>(bad, "vk_alpha_1 x"); });
+    std::string message = invalid_input_message([&] { from_decimal<F>(bad, "vk_alpha_1 x"); });
     EXPECT_NE(message.find("vk_alpha_1 x: "), std::string::npos) << message;
     EXPECT_NE(message.find("is not a decimal number"), std::string::npos) << message;
   }
   const std::string too_large[] = {p, "0" + p, p + "0", std::string(200, '9')};
   for (const std::string& bad : too_large) {
-    std::string message = message_of([&] { from_decimal<F>(bad); });
+    std::string message = invalid_input_message([&] { from_decimal<F>(bad); });
     EXPECT_NE(message.find("field element: "), std::string::npos) << message;
     EXPECT_NE(message.find("is not below the field modulus"), std::string::npos) << message;
   }
@@ -148,17 +139,20 @@ TYPED_TEST(FieldCodecTest, DecimalRejectsMalformedText) {
 TYPED_TEST(FieldCodecTest, HexRejectsMalformedText) {
   using F = TypeParam;
   for (const char* bad : {"", "0x"}) {
-    EXPECT_NE(message_of([&] { from_hex<F>(bad); }).find("has no hex digits"), std::string::npos);
+    EXPECT_NE(invalid_input_message([&] { from_hex<F>(bad); }).find("has no hex digits"),
+              std::string::npos);
   }
   for (const char* bad : {"-0x1", "0x 1", "0xg", "x12", "12h"}) {
-    EXPECT_NE(message_of([&] { from_hex<F>(bad); }).find("is not a hexadecimal number"),
+    EXPECT_NE(invalid_input_message([&] { from_hex<F>(bad); }).find("is not a hexadecimal number"),
               std::string::npos)
         << bad;
   }
   std::string modulus_hex = limbs_to_hex(F::kModulus.limb, F::kBytes);
-  EXPECT_NE(message_of([&] { from_hex<F>(modulus_hex); }).find("is not below the field modulus"),
+  EXPECT_NE(invalid_input_message([&] {
+              from_hex<F>(modulus_hex);
+            }).find("is not below the field modulus"),
             std::string::npos);
-  EXPECT_NE(message_of([&] {
+  EXPECT_NE(invalid_input_message([&] {
               from_hex<F>("1" + std::string(16 * F::kLimbs, '0'));
             }).find("is not below the field modulus"),
             std::string::npos);
@@ -174,27 +168,33 @@ TYPED_TEST(FieldCodecTest, BinaryDecodersRejectNonCanonicalValuesAndWrongLengths
   }
   std::vector<uint8_t> all_ones(kSnarkjsBytes<F>, 0xff);
   for (const auto& bad : {modulus_le, all_ones}) {
-    EXPECT_NE(message_of([&] { read_le_standard<F>(bad, "witness 7"); }).find("witness 7: 0x"),
+    EXPECT_NE(
+        invalid_input_message([&] { read_le_standard<F>(bad, "witness 7"); }).find("witness 7: 0x"),
+        std::string::npos);
+    EXPECT_NE(invalid_input_message([&] {
+                read_le_standard<F>(bad);
+              }).find("is not below the field modulus"),
               std::string::npos);
-    EXPECT_NE(message_of([&] { read_le_standard<F>(bad); }).find("is not below the field modulus"),
-              std::string::npos);
-    EXPECT_NE(message_of([&] { read_le_montgomery<F>(bad); }).find("Montgomery value 0x"),
-              std::string::npos);
+    EXPECT_NE(
+        invalid_input_message([&] { read_le_montgomery<F>(bad); }).find("Montgomery value 0x"),
+        std::string::npos);
   }
-  EXPECT_NE(message_of([&] { read_be<F>(modulus_be); }).find("is not below the field modulus"),
-            std::string::npos);
+  EXPECT_NE(
+      invalid_input_message([&] { read_be<F>(modulus_be); }).find("is not below the field modulus"),
+      std::string::npos);
   // p − 1 is the largest accepted value.
   modulus_le[0] -= 1;  // the low byte of every modulus here is odd: no borrow
   EXPECT_EQ(read_le_standard<F>(modulus_le), -F::one());
 
   std::vector<uint8_t> short_input(kSnarkjsBytes<F> - 1), long_input(kSnarkjsBytes<F> + 1);
-  EXPECT_NE(message_of([&] { read_le_standard<F>(short_input); })
+  EXPECT_NE(invalid_input_message([&] { read_le_standard<F>(short_input); })
                 .find("expected " + std::to_string(kSnarkjsBytes<F>) + " bytes, got " +
                       std::to_string(kSnarkjsBytes<F> - 1)),
             std::string::npos);
-  EXPECT_NE(message_of([&] { read_le_montgomery<F>(long_input); }).find("bytes, got"),
+  EXPECT_NE(invalid_input_message([&] { read_le_montgomery<F>(long_input); }).find("bytes, got"),
             std::string::npos);
-  EXPECT_NE(message_of([&] { read_be<F>(short_input); }).find("bytes, got"), std::string::npos);
+  EXPECT_NE(invalid_input_message([&] { read_be<F>(short_input); }).find("bytes, got"),
+            std::string::npos);
 }
 
 }  // namespace
