@@ -137,15 +137,11 @@ formats::BellmanParams bellman_setup(const formats::R1cs<Curve>& r1cs,
   vk.alpha_g1 = g1.mul(waste.alpha.to_int()).to_affine();
   vk.beta_g1 = g1.mul(waste.beta.to_int()).to_affine();
   vk.delta_g1 = g1.mul(waste.delta.to_int()).to_affine();
-  const auto g1_points = [&g1](const std::vector<Fr>& scalars, auto& out) {
-    out.resize(scalars.size());
-    fixed_base_mul(g1, std::span<const Fr>(scalars), std::span(out));
-  };
-  g1_points(ic_scalars, vk.ic);
-  g1_points(h_scalars, params.h);
-  g1_points(l_scalars, params.l);
-  g1_points(a_scalars, params.a);
-  g1_points(b_scalars, params.b_g1);
+  vk.ic = fixed_base_mul(g1, std::span<const Fr>(ic_scalars));
+  params.h = fixed_base_mul(g1, std::span<const Fr>(h_scalars));
+  params.l = fixed_base_mul(g1, std::span<const Fr>(l_scalars));
+  params.a = fixed_base_mul(g1, std::span<const Fr>(a_scalars));
+  params.b_g1 = fixed_base_mul(g1, std::span<const Fr>(b_scalars));
   t.g1_points_ms = milliseconds_since(start);
 
   start = Clock::now();
@@ -154,8 +150,7 @@ formats::BellmanParams bellman_setup(const formats::R1cs<Curve>& r1cs,
   vk.beta_g2 = g2.mul(waste.beta.to_int()).to_affine();
   vk.gamma_g2 = g2.mul(waste.gamma.to_int()).to_affine();
   vk.delta_g2 = g2.mul(waste.delta.to_int()).to_affine();
-  params.b_g2.resize(b_scalars.size());
-  fixed_base_mul(g2, std::span<const Fr>(b_scalars), std::span(params.b_g2));
+  params.b_g2 = fixed_base_mul(g2, std::span<const Fr>(b_scalars));
   t.g2_points_ms = milliseconds_since(start);
   return params;
 }

@@ -235,4 +235,13 @@ void fixed_base_mul(const FixedBaseTable<PointCurve>& table,
                     });
 }
 
+// The same into a new vector: scalars[i]·G for every i.
+template <class PointCurve>
+std::vector<ec::Affine<PointCurve>> fixed_base_mul(
+    const FixedBaseTable<PointCurve>& table, std::span<const typename PointCurve::Scalar> scalars) {
+  std::vector<ec::Affine<PointCurve>> out(scalars.size());
+  fixed_base_mul(table, scalars, std::span(out));
+  return out;
+}
+
 }  // namespace cuzk::groth16

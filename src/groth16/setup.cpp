@@ -190,17 +190,12 @@ formats::Groth16Zkey<Curve> setup(const formats::R1cs<Curve>& r1cs,
   key.header.beta2 = g2.mul(waste.beta.to_int()).to_affine();
   key.header.gamma2 = g2.mul(waste.gamma.to_int()).to_affine();
   key.header.delta2 = g2.mul(waste.delta.to_int()).to_affine();
-  const auto g1_points = [&g1](const std::vector<Fr>& scalars, auto& out) {
-    out.resize(scalars.size());
-    fixed_base_mul(g1, std::span<const Fr>(scalars), std::span(out));
-  };
-  g1_points(ic_scalars, key.ic);
-  g1_points(u, key.a);
-  g1_points(v, key.b1);
-  g1_points(c_scalars, key.c);
-  g1_points(h_scalars, key.h);
-  key.b2.resize(n_vars);
-  fixed_base_mul(g2, std::span<const Fr>(v), std::span(key.b2));
+  key.ic = fixed_base_mul(g1, std::span<const Fr>(ic_scalars));
+  key.a = fixed_base_mul(g1, std::span<const Fr>(u));
+  key.b1 = fixed_base_mul(g1, std::span<const Fr>(v));
+  key.c = fixed_base_mul(g1, std::span<const Fr>(c_scalars));
+  key.h = fixed_base_mul(g1, std::span<const Fr>(h_scalars));
+  key.b2 = fixed_base_mul(g2, std::span<const Fr>(v));
 
   key.coefficients = zkey_coefficients(r1cs);
   // Section 10 as zkey_new.js writes it (circuit hash, no contributions), with a zero hash:
