@@ -29,10 +29,11 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "bench_json.hpp"
@@ -54,55 +55,39 @@ struct Options {
   fs::path dir = fs::temp_directory_path() / "cuzk_bench_engine";
   int partitions = 16;
   std::vector<int> workers = {1, 2, 3, 4};
-  std::vector<unsigned> log_sizes;
+  std::vector<unsigned> log_sizes{20};
   bool prepare_ahead = true;  // EngineOptions::prepare_ahead
   bool h_tables = false;      // CudaOptions::h_tables
 };
 
-std::vector<int> parse_list(const std::string& text) {
-  std::vector<int> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) out.push_back(std::stoi(item));
-  return out;
-}
-
-Options parse(int argc, char** argv) {
+// The options, or the exit status of a --help or a refused command line.
+std::variant<Options, int> parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (arg == "--json" && has_value) {
-      o.json_path = argv[++i];
-    } else if (arg == "--timeline-dir" && has_value) {
-      o.timeline_dir = argv[++i];
-    } else if (arg == "--curve" && has_value) {
-      o.curve = argv[++i];
-    } else if (arg == "--partitions" && has_value) {
-      o.partitions = std::max(1, std::atoi(argv[++i]));
-    } else if (arg == "--workers" && has_value) {
-      o.workers = parse_list(argv[++i]);
-    } else if (arg == "--key-tier" && has_value) {
-      o.key_tier = argv[++i];
-    } else if (arg == "--no-prepare-ahead") {
-      o.prepare_ahead = false;
-    } else if (arg == "--h-tables") {
-      o.h_tables = true;
-    } else if (arg == "--dir" && has_value) {
-      o.dir = argv[++i];
-    } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
-      o.log_sizes.push_back(unsigned(std::atoi(arg.c_str())));
-    } else {
-      CUZK_INVALID_INPUT("bench_engine_throughput: unknown argument '" + arg + "'");
-    }
+  CLI::App app{"the engine on the cuda backend in steady state, K workers per GPU"};
+  app.add_option("log_sizes", o.log_sizes, "log2 domain sizes (default 20)")
+      ->check(CLI::Range(1u, 28u));
+  app.add_option("--json", o.json_path, "write results in the bench/results shape");
+  app.add_option("--timeline-dir", o.timeline_dir, "write each run's timeline here");
+  app.add_option("--curve", o.curve, "bls12_381 or bn254")
+      ->check(CLI::IsMember({"bls12_381", "bn254"}));
+  app.add_option("--partitions", o.partitions, "partitions of the measured job")
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--workers", o.workers, "workers per GPU, each measured in turn (1..4)")
+      ->delimiter(',')
+      ->allow_extra_args(false)  // the sizes may follow
+      ->check(CLI::Range(1, 4));
+  app.add_option("--key-tier", o.key_tier, "vram or pinned")
+      ->check(CLI::IsMember({"vram", "pinned"}));
+  bool no_prepare_ahead = false;
+  app.add_flag("--no-prepare-ahead", no_prepare_ahead, "EngineOptions::prepare_ahead off");
+  app.add_flag("--h-tables", o.h_tables, "load the key with its H table");
+  app.add_option("--dir", o.dir, "where the key and witness files are written");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
   }
-  if (o.curve != "bls12_381" && o.curve != "bn254") CUZK_INVALID_INPUT("unknown curve " + o.curve);
-  if (o.key_tier != "vram" && o.key_tier != "pinned") {
-    CUZK_INVALID_INPUT("--key-tier: vram or pinned, not " + o.key_tier);
-  }
-  for (int k : o.workers) {
-    if (k < 1 || k > 4) CUZK_INVALID_INPUT("--workers: each K must be 1..4");
-  }
-  if (o.log_sizes.empty()) o.log_sizes = {20};
+  o.prepare_ahead = !no_prepare_ahead;
   return o;
 }
 
@@ -268,7 +253,9 @@ nlohmann::json run_size(const Options& o, unsigned log_n) {
 
 int main(int argc, char** argv) {
   try {
-    const Options o = parse(argc, argv);
+    const auto parsed = parse(argc, argv);
+    if (const int* status = std::get_if<int>(&parsed)) return *status;
+    const Options& o = std::get<Options>(parsed);
     if (gpu::device_count() == 0) {
       std::fprintf(stderr, "bench_engine_throughput: no CUDA device\n");
       return 1;

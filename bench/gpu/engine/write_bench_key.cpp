@@ -8,11 +8,12 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "porep_bench_files.hpp"
 #include "util/error.hpp"
@@ -40,26 +41,18 @@ void write_size(const fs::path& dir, const std::string& curve, unsigned log_n) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::string curve = "bls12_381";
+  fs::path dir;
+  std::vector<unsigned> log_sizes;
+  CLI::App app{"write the key and witness files of an engine benchmark"};
+  app.add_option("log_sizes", log_sizes, "log2 domain sizes")
+      ->required()
+      ->check(CLI::Range(10u, 28u));
+  app.add_option("--dir", dir, "where the files go")->required();
+  app.add_option("--curve", curve, "bls12_381 or bn254")
+      ->check(CLI::IsMember({"bls12_381", "bn254"}));
+  CLI11_PARSE(app, argc, argv);
   try {
-    std::string curve = "bls12_381";
-    fs::path dir;
-    std::vector<unsigned> log_sizes;
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      if (arg == "--curve" && i + 1 < argc) {
-        curve = argv[++i];
-      } else if (arg == "--dir" && i + 1 < argc) {
-        dir = argv[++i];
-      } else if (const int n = std::atoi(arg.c_str()); n >= 10 && n <= 28) {
-        log_sizes.push_back(unsigned(n));
-      } else {
-        CUZK_INVALID_INPUT("unknown argument '" + arg +
-                           "' (usage: write_bench_key [--curve bls12_381|bn254] --dir DIR "
-                           "LOG_N ...)");
-      }
-    }
-    if (dir.empty() || log_sizes.empty()) CUZK_INVALID_INPUT("--dir and a LOG_N are required");
-    if (curve != "bls12_381" && curve != "bn254") CUZK_INVALID_INPUT("unknown curve " + curve);
     for (unsigned log_n : log_sizes) {
       if (curve == "bn254") {
         write_size<formats::Bn254>(dir, curve, log_n);

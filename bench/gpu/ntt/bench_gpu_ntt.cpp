@@ -6,9 +6,9 @@
 //
 //   bench_gpu_ntt [--json FILE] [--runs N] [--no-h] [--twiddles compact,full] [LOG_N ...]
 //
-// Default sizes 20 24 27. --twiddles: the domains' twiddle tables (gpu/ntt/ntt.hpp,
-// TwiddleTables), each measured in turn; default compact. Operations on full tables are named
-// with the suffix _full_twiddles.
+// Default sizes 20 24 27 (2^1..2^28); --help lists the options. --twiddles: the domains' twiddle
+// tables (gpu/ntt/ntt.hpp, TwiddleTables), each measured in turn; default compact. Operations on
+// full tables are named with the suffix _full_twiddles.
 //
 // The commit and date in the JSON come from CUZK_BENCH_COMMIT and CUZK_BENCH_DATE
 // (scripts/gpu-bench.sh sets both), or "unknown" and today's UTC date.
@@ -19,10 +19,13 @@
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <map>
 #include <random>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "bench_json.hpp"
@@ -42,51 +45,33 @@ struct Options {
   std::string json_path;
   int runs = 5;
   bool h = true;
-  std::vector<gpu::ntt::TwiddleTables> twiddles;
-  std::vector<unsigned> log_sizes;
+  std::vector<gpu::ntt::TwiddleTables> twiddles{gpu::ntt::TwiddleTables::kCompact};
+  std::vector<unsigned> log_sizes{20, 24, 27};
 };
 
-std::vector<gpu::ntt::TwiddleTables> parse_twiddles(const std::string& list) {
-  std::vector<gpu::ntt::TwiddleTables> kinds;
-  size_t begin = 0;
-  while (begin <= list.size()) {
-    const size_t end = std::min(list.find(',', begin), list.size());
-    const std::string name = list.substr(begin, end - begin);
-    if (name == "compact") {
-      kinds.push_back(gpu::ntt::TwiddleTables::kCompact);
-    } else if (name == "full") {
-      kinds.push_back(gpu::ntt::TwiddleTables::kFull);
-    } else {
-      CUZK_INVALID_INPUT("bench_gpu_ntt: unknown twiddle tables '" + name +
-                         "' (expected compact or full, comma-separated)");
-    }
-    begin = end + 1;
-  }
-  return kinds;
-}
-
-Options parse(int argc, char** argv) {
+// The options, or the exit status of a --help or a refused command line.
+std::variant<Options, int> parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--json" && i + 1 < argc) {
-      o.json_path = argv[++i];
-    } else if (arg == "--runs" && i + 1 < argc) {
-      o.runs = std::max(1, std::atoi(argv[++i]));
-    } else if (arg == "--no-h") {
-      o.h = false;
-    } else if (arg == "--twiddles" && i + 1 < argc) {
-      o.twiddles = parse_twiddles(argv[++i]);
-    } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
-      o.log_sizes.push_back(unsigned(std::atoi(arg.c_str())));
-    } else {
-      CUZK_INVALID_INPUT(
-          "bench_gpu_ntt: unknown argument '" + arg +
-          "' (usage: [--json FILE] [--runs N] [--no-h] [--twiddles compact,full] [LOG_N ...])");
-    }
+  CLI::App app{"GPU NTT and H evaluation benchmark (device-resident data)"};
+  app.add_option("log_sizes", o.log_sizes, "log2 domain sizes (default 20 24 27)")
+      ->check(CLI::Range(1u, 28u));
+  app.add_option("--json", o.json_path, "write results in the bench/results shape");
+  app.add_option("--runs", o.runs, "timed runs per case (at least 5 for results)")
+      ->check(CLI::Range(1, 1000));
+  bool no_h = false;
+  app.add_flag("--no-h", no_h, "skip the H evaluations");
+  app.add_option("--twiddles", o.twiddles, "twiddle tables, each measured in turn: compact, full")
+      ->delimiter(',')
+      ->allow_extra_args(false)  // the sizes may follow
+      ->transform(CLI::CheckedTransformer(std::map<std::string, gpu::ntt::TwiddleTables>{
+          {"compact", gpu::ntt::TwiddleTables::kCompact},
+          {"full", gpu::ntt::TwiddleTables::kFull}}));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
   }
-  if (o.log_sizes.empty()) o.log_sizes = {20, 24, 27};
-  if (o.twiddles.empty()) o.twiddles = {gpu::ntt::TwiddleTables::kCompact};
+  o.h = !no_h;
   return o;
 }
 
@@ -164,8 +149,9 @@ void bench_curve(const std::string& curve, const Options& o, nlohmann::json& res
         config.output_order = gpu::ntt::Order::kBitReversed;
         add("ntt", time_on_stream(stream, o.runs, [&] { domain.forward({a.data(), n}, config); }));
         config.output_order = gpu::ntt::Order::kNatural;  // the same and a bit reversal
-        add("ntt_natural",
-            time_on_stream(stream, o.runs, [&] { domain.forward({a.data(), n}, config); }));
+        add("ntt_natural", time_on_stream(stream, o.runs, [&] {
+              domain.forward({a.data(), n}, config);
+            }));
       }
       if (!o.h) continue;
       for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
@@ -188,7 +174,9 @@ void bench_curve(const std::string& curve, const Options& o, nlohmann::json& res
 }  // namespace
 
 int main(int argc, char** argv) try {
-  const Options o = parse(argc, argv);
+  const auto parsed = parse(argc, argv);
+  if (const int* status = std::get_if<int>(&parsed)) return *status;
+  const Options& o = std::get<Options>(parsed);
   if (gpu::device_count() == 0) {
     std::fprintf(stderr, "bench_gpu_ntt: no CUDA device\n");
     return 1;

@@ -36,13 +36,16 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <random>
 #include <span>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "bench_json.hpp"
@@ -68,47 +71,41 @@ struct Options {
   std::string curve = "bls12_381";
   bool bellman = false;  // --key-format params
   bool h_table = false;  // --h-table: the key's H query as a table of shifted bases
-  std::vector<unsigned> log_sizes;
+  std::vector<unsigned> log_sizes{20};
 };
 
-Options parse(int argc, char** argv) {
+// The options, or the exit status of a --help or a refused command line.
+std::variant<Options, int> parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--json" && i + 1 < argc) {
-      o.json_path = argv[++i];
-    } else if (arg == "--runs" && i + 1 < argc) {
-      o.runs = std::max(1, std::atoi(argv[++i]));
-    } else if (arg == "--curve" && i + 1 < argc) {
-      o.curve = argv[++i];
-    } else if (arg == "--key-memory" && i + 1 < argc) {
-      const std::string where = argv[++i];
-      if (where != "vram" && where != "host") CUZK_INVALID_INPUT("--key-memory: vram or host");
-      o.key_residency = where == "host" ? gpu::prover::KeyResidency::kStreamed
-                                        : gpu::prover::KeyResidency::kDevice;
-    } else if (arg == "--key-format" && i + 1 < argc) {
-      const std::string format = argv[++i];
-      if (format != "zkey" && format != "params")
-        CUZK_INVALID_INPUT("--key-format: zkey or params");
-      o.bellman = format == "params";
-    } else if (arg == "--h-table") {
-      o.h_table = true;
-    } else if (!arg.empty() && arg.find_first_not_of("0123456789") == std::string::npos) {
-      o.log_sizes.push_back(unsigned(std::atoi(arg.c_str())));
-    } else {
-      CUZK_INVALID_INPUT("bench_gpu_prove: unknown argument '" + arg +
-                         "' (usage: [--json FILE] [--runs N] [--curve C] [--key-memory vram|host] "
-                         "[--key-format zkey|params] [--h-table] [LOG_N ...])");
+  CLI::App app{"GPU prover benchmark: one porep-like partition per size, per stage"};
+  app.add_option("log_sizes", o.log_sizes, "log2 domain sizes (default 20)")
+      ->check(CLI::Range(1u, 28u));
+  app.add_option("--json", o.json_path, "write results in the bench/results shape");
+  app.add_option("--runs", o.runs, "timed partitions per size (at least 5 for results)")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--curve", o.curve, "bls12_381 or bn254")
+      ->check(CLI::IsMember({"bls12_381", "bn254"}));
+  app.add_option("--key-memory", o.key_residency,
+                 "where the key lives: vram (default) or host (pinned, streamed)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, gpu::prover::KeyResidency>{
+          {"vram", gpu::prover::KeyResidency::kDevice},
+          {"host", gpu::prover::KeyResidency::kStreamed}}));
+  std::string key_format = "zkey";
+  app.add_option("--key-format", key_format, "zkey (default) or params (bellman, BLS12-381)")
+      ->check(CLI::IsMember({"zkey", "params"}));
+  app.add_flag("--h-table", o.h_table, "the key's H query as a table of shifted bases (VRAM)");
+  try {
+    app.parse(argc, argv);
+    o.bellman = key_format == "params";
+    if (o.bellman && o.curve != "bls12_381") {
+      throw CLI::ValidationError("--key-format params", "bellman keys are BLS12-381 only");
     }
+    if (o.h_table && o.key_residency != gpu::prover::KeyResidency::kDevice) {
+      throw CLI::ValidationError("--h-table", "the table goes next to a key in VRAM");
+    }
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
   }
-  if (o.curve != "bls12_381" && o.curve != "bn254") CUZK_INVALID_INPUT("unknown curve " + o.curve);
-  if (o.bellman && o.curve != "bls12_381") {
-    CUZK_INVALID_INPUT("--key-format params: bellman keys are BLS12-381 only");
-  }
-  if (o.h_table && o.key_residency != gpu::prover::KeyResidency::kDevice) {
-    CUZK_INVALID_INPUT("--h-table: the table goes next to a key in VRAM (--key-memory vram)");
-  }
-  if (o.log_sizes.empty()) o.log_sizes = {20};
   return o;
 }
 
@@ -358,7 +355,9 @@ nlohmann::json run_size(const std::string& curve_name, unsigned log_n, int runs,
 
 int main(int argc, char** argv) {
   try {
-    const Options o = parse(argc, argv);
+    const auto parsed = parse(argc, argv);
+    if (const int* status = std::get_if<int>(&parsed)) return *status;
+    const Options& o = std::get<Options>(parsed);
     if (gpu::device_count() == 0) {
       std::fprintf(stderr, "bench_gpu_prove: no CUDA device\n");
       return 1;
