@@ -1,6 +1,6 @@
 #pragma once
-// Helpers shared by the point codec tests: random group elements, curve points outside the
-// prime-order subgroup, and catching the decoders' errors.
+// Helpers shared by the point codec tests: random group elements and curve points outside the
+// prime-order subgroup; EXPECT_INVALID_INPUT (tests/support) checks the decoders' errors.
 
 #include <gtest/gtest.h>
 
@@ -9,6 +9,7 @@
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
 #include "io/point_common.hpp"
+#include "tests/support/error_messages.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::io::test_support {
@@ -40,28 +41,4 @@ Point point_outside_subgroup() {
   }
 }
 
-// The message of the cuzk::Error that fn throws (kInvalidInput), or a test failure.
-template <class Fn>
-std::string error_message(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "unexpected exception type: " << e.what();
-    return {};
-  }
-  ADD_FAILURE() << "no error was thrown";
-  return {};
-}
-
 }  // namespace cuzk::io::test_support
-
-// Asserts that `statement` throws a kInvalidInput error whose message contains `substring`.
-#define EXPECT_REJECTED(statement, substring)                                           \
-  do {                                                                                  \
-    std::string message_ = ::cuzk::io::test_support::error_message([&] { statement; }); \
-    EXPECT_NE(message_.find(substring), std::string::npos)                              \
-        << "message: \"" << message_ << "\" lacks \"" << (substring) << "\"";           \
-  } while (0)

@@ -85,11 +85,13 @@ TYPED_TEST(SnarkjsCodecTest, BinaryArrayNamesTheBadIndex) {
   read_snarkjs_points<Point>(bytes, decoded);
   EXPECT_EQ(decoded, points);
   bytes[2 * kSnarkjsPointBytes<Point> + 5] ^= 1;  // corrupt the third point's x
-  EXPECT_REJECTED(read_snarkjs_points<Point>(bytes, decoded, SubgroupCheck::kOn, "zkey section 5"),
-                  "zkey section 5[2]: point is not on the curve");
+  EXPECT_INVALID_INPUT(
+      read_snarkjs_points<Point>(bytes, decoded, SubgroupCheck::kOn, "zkey section 5"),
+      "zkey section 5[2]: point is not on the curve");
   bytes.pop_back();
-  EXPECT_REJECTED(read_snarkjs_points<Point>(bytes, decoded),
-                  "expected 3 points of " + std::to_string(kSnarkjsPointBytes<Point>) + " bytes");
+  EXPECT_INVALID_INPUT(
+      read_snarkjs_points<Point>(bytes, decoded),
+      "expected 3 points of " + std::to_string(kSnarkjsPointBytes<Point>) + " bytes");
 }
 
 TYPED_TEST(SnarkjsCodecTest, BinaryRejectsMalformedPoints) {
@@ -99,25 +101,25 @@ TYPED_TEST(SnarkjsCodecTest, BinaryRejectsMalformedPoints) {
   const std::string name = std::string(Curve::kName) + " point";
   std::vector<uint8_t> good = snarkjs_bytes(Point::generator());
   std::vector<uint8_t> shorter(good.begin(), good.end() - 1);
-  EXPECT_REJECTED(read_snarkjs_point<Point>(shorter),
-                  name + ": expected " + std::to_string(good.size()) +
-                      " bytes for a snarkjs point, got " + std::to_string(shorter.size()));
+  EXPECT_INVALID_INPUT(read_snarkjs_point<Point>(shorter),
+                       name + ": expected " + std::to_string(good.size()) +
+                           " bytes for a snarkjs point, got " + std::to_string(shorter.size()));
 
   std::vector<uint8_t> big_x = good;
   std::fill(big_x.begin(), big_x.begin() + kSnarkjsBytes<Fp>, 0xff);
   const char* x_part = QuadraticExtension<typename Point::Field> ? " x.c0: " : " x: ";
-  EXPECT_REJECTED(read_snarkjs_point<Point>(big_x, SubgroupCheck::kOn, "zkey alpha"),
-                  std::string("zkey alpha") + x_part + "Montgomery value 0xffff");
-  EXPECT_REJECTED(read_snarkjs_point<Point>(big_x), "is not below the field modulus");
+  EXPECT_INVALID_INPUT(read_snarkjs_point<Point>(big_x, SubgroupCheck::kOn, "zkey alpha"),
+                       std::string("zkey alpha") + x_part + "Montgomery value 0xffff");
+  EXPECT_INVALID_INPUT(read_snarkjs_point<Point>(big_x), "is not below the field modulus");
 
   Point off = Point::generator();
   off.y = off.y + Point::Field::one();
-  EXPECT_REJECTED(read_snarkjs_point<Point>(snarkjs_bytes(off)),
-                  name + ": point is not on the curve " + Curve::kName);
+  EXPECT_INVALID_INPUT(read_snarkjs_point<Point>(snarkjs_bytes(off)),
+                       name + ": point is not on the curve " + Curve::kName);
 
   if constexpr (!std::is_same_v<Point, bn254::G1Affine>) {  // BN254's G1 has cofactor 1
     Point outside = test_support::point_outside_subgroup<Point>();
-    EXPECT_REJECTED(
+    EXPECT_INVALID_INPUT(
         read_snarkjs_point<Point>(snarkjs_bytes(outside)),
         name + ": point is on the curve but not in the prime-order subgroup of " + Curve::kName);
     EXPECT_EQ(read_snarkjs_point<Point>(snarkjs_bytes(outside), SubgroupCheck::kOff), outside);
@@ -158,44 +160,45 @@ TYPED_TEST(SnarkjsCodecTest, JsonRejectsMalformedPoints) {
     return kG2 ? json::array({text, "0"}) : json(text);
   };
 
-  EXPECT_REJECTED(from_snarkjs_json<Point>(json::object()),
-                  name + ": expected a JSON array [x, y, z] of 3 coordinates, got {}");
+  EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(json::object()),
+                       name + ": expected a JSON array [x, y, z] of 3 coordinates, got {}");
   json two = good;
   two.erase(2);
-  EXPECT_REJECTED(from_snarkjs_json<Point>(two), "expected a JSON array [x, y, z]");
+  EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(two), "expected a JSON array [x, y, z]");
   if constexpr (kG2) {
-    EXPECT_REJECTED(from_snarkjs_json<Point>(with(0, "1"), SubgroupCheck::kOn, "vk_beta_2"),
-                    "vk_beta_2 x: expected an array of 2 decimal strings [c0, c1], got \"1\"");
-    EXPECT_REJECTED(from_snarkjs_json<Point>(with(1, json::array({"1", 2}))),
-                    name + " y.c1: expected a decimal string, got 2");
+    EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(with(0, "1"), SubgroupCheck::kOn, "vk_beta_2"),
+                         "vk_beta_2 x: expected an array of 2 decimal strings [c0, c1], got \"1\"");
+    EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(with(1, json::array({"1", 2}))),
+                         name + " y.c1: expected a decimal string, got 2");
   } else {
-    EXPECT_REJECTED(from_snarkjs_json<Point>(with(1, 2), SubgroupCheck::kOn, "proof pi_a"),
-                    "proof pi_a y: expected a decimal string, got 2");
+    EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(with(1, 2), SubgroupCheck::kOn, "proof pi_a"),
+                         "proof pi_a y: expected a decimal string, got 2");
   }
-  EXPECT_REJECTED(from_snarkjs_json<Point>(with(0, coordinate("0x1"))),
-                  "\"0x1\" is not a decimal number");
-  EXPECT_REJECTED(from_snarkjs_json<Point>(with(0, coordinate("-1"))), "is not a decimal number");
-  EXPECT_REJECTED(from_snarkjs_json<Point>(with(0, coordinate(""))), "empty string");
-  EXPECT_REJECTED(from_snarkjs_json<Point>(with(1, coordinate(modulus_decimal<Field>()))),
-                  "is not below the field modulus");
-  EXPECT_REJECTED(from_snarkjs_json<Point>(with(2, coordinate("2"))),
-                  name + ": z must be 1 for an affine point (or 0 for the point at infinity)");
-  EXPECT_REJECTED(from_snarkjs_json<Point>(with(2, coordinate("0"))),
-                  "z is 0 (the point at infinity) but (x, y) is not (0, 1)");
+  EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(with(0, coordinate("0x1"))),
+                       "\"0x1\" is not a decimal number");
+  EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(with(0, coordinate("-1"))),
+                       "is not a decimal number");
+  EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(with(0, coordinate(""))), "empty string");
+  EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(with(1, coordinate(modulus_decimal<Field>()))),
+                       "is not below the field modulus");
+  EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(with(2, coordinate("2"))),
+                       name + ": z must be 1 for an affine point (or 0 for the point at infinity)");
+  EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(with(2, coordinate("0"))),
+                       "z is 0 (the point at infinity) but (x, y) is not (0, 1)");
 
   Point off = Point::generator();
   off.x = off.x + Field::one();
-  EXPECT_REJECTED(from_snarkjs_json<Point>(to_snarkjs_json(off)),
-                  name + ": point is not on the curve " + Curve::kName);
+  EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(to_snarkjs_json(off)),
+                       name + ": point is not on the curve " + Curve::kName);
   // (0, 0) with z = 1 is not a point; only z = 0 means infinity.
   json origin = good;
   origin[0] = coordinate("0");
   origin[1] = coordinate("0");
-  EXPECT_REJECTED(from_snarkjs_json<Point>(origin), "point is not on the curve");
+  EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(origin), "point is not on the curve");
   if constexpr (!std::is_same_v<Point, bn254::G1Affine>) {
     Point outside = test_support::point_outside_subgroup<Point>();
-    EXPECT_REJECTED(from_snarkjs_json<Point>(to_snarkjs_json(outside)),
-                    "not in the prime-order subgroup");
+    EXPECT_INVALID_INPUT(from_snarkjs_json<Point>(to_snarkjs_json(outside)),
+                         "not in the prime-order subgroup");
     EXPECT_EQ(from_snarkjs_json<Point>(to_snarkjs_json(outside), SubgroupCheck::kOff), outside);
   }
 }
