@@ -17,15 +17,6 @@ namespace cuzk::groth16 {
 
 namespace {
 
-// values[i] ← values[i]⁻¹ (all nonzero), one inversion per parallel chunk.
-template <class Fr>
-void batch_inverse_parallel(std::span<Fr> values) {
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, values.size(), 1 << 14),
-                    [&](const tbb::blocked_range<size_t>& range) {
-                      Fr::batch_inverse(values.subspan(range.begin(), range.size()));
-                    });
-}
-
 // Σ_c M[c][j]·L_c into out[j], over the rows of one matrix (serial: rows share wires).
 template <class Fr>
 void accumulate_matrix(const formats::SparseMatrix<Fr>& m, std::span<const Fr> lagrange,
@@ -84,6 +75,18 @@ std::vector<uint32_t> wires_marked(const std::vector<uint8_t>& marks) {
 
 }  // namespace
 
+template <class Fr>
+void scale_by_distance_to_tau(std::span<Fr> x, const Fr& tau, const Fr& factor) {
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, x.size(), 1 << 14),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      const std::span<Fr> chunk = x.subspan(range.begin(), range.size());
+                      std::vector<Fr> inverse(chunk.size());
+                      for (size_t i = 0; i < chunk.size(); ++i) inverse[i] = tau - chunk[i];
+                      Fr::batch_inverse(std::span<Fr>(inverse));
+                      for (size_t i = 0; i < chunk.size(); ++i) chunk[i] *= factor * inverse[i];
+                    });
+}
+
 template <class Curve>
 QapAtTau<typename Curve::Fr> qap_at_tau(const formats::R1cs<Curve>& r1cs,
                                         const ntt::Domain<typename Curve::Fr>& domain,
@@ -100,23 +103,10 @@ QapAtTau<typename Curve::Fr> qap_at_tau(const formats::R1cs<Curve>& r1cs,
   // Lagrange basis of the N-domain at τ: the vanishing polynomial is x^N − 1, its derivative at
   // ω^c is N·ω^(−c), so L_c(τ) = (τ^N − 1)·ω^c / (N·(τ − ω^c)). Rows past the binding rows
   // carry no terms and are not needed. 3M per row plus the batch inversion (3M).
-  std::vector<Fr> lagrange(rows), denominators(rows);
+  std::vector<Fr> lagrange(rows);
   ntt::fill_powers(std::span<Fr>(lagrange), domain.omega());
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, 1 << 14),
-                    [&](const tbb::blocked_range<size_t>& range) {
-                      for (size_t c = range.begin(); c != range.end(); ++c) {
-                        denominators[c] = tau - lagrange[c];
-                      }
-                    });
-  batch_inverse_parallel(std::span<Fr>(denominators));
-  const Fr lagrange_factor = (tau.pow(uint64_t(domain.size())) - Fr::one()) * domain.size_inv();
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, rows, 1 << 14),
-                    [&](const tbb::blocked_range<size_t>& range) {
-                      for (size_t c = range.begin(); c != range.end(); ++c) {
-                        lagrange[c] *= lagrange_factor * denominators[c];
-                      }
-                    });
-  std::vector<Fr>().swap(denominators);
+  scale_by_distance_to_tau(std::span<Fr>(lagrange), tau,
+                           (tau.pow(uint64_t(domain.size())) - Fr::one()) * domain.size_inv());
 
   // The binding row nConstraints + j adds L to u_j.
   const uint32_t n_vars = r1cs.header.n_wires;
@@ -149,7 +139,9 @@ WireDensity wire_density(const formats::R1cs<Curve>& r1cs) {
   template QapAtTau<typename Curve::Fr> qap_at_tau<Curve>(const formats::R1cs<Curve>&,            \
                                                           const ntt::Domain<typename Curve::Fr>&, \
                                                           const typename Curve::Fr&);             \
-  template WireDensity wire_density<Curve>(const formats::R1cs<Curve>&);
+  template WireDensity wire_density<Curve>(const formats::R1cs<Curve>&);                          \
+  template void scale_by_distance_to_tau<typename Curve::Fr>(                                     \
+      std::span<typename Curve::Fr>, const typename Curve::Fr&, const typename Curve::Fr&);
 
 CUZK_GROTH16_QAP_FOR_CURVE(formats::Bn254)
 CUZK_GROTH16_QAP_FOR_CURVE(formats::Bls12_381)

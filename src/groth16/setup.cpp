@@ -21,15 +21,6 @@ namespace cuzk::groth16 {
 
 namespace {
 
-// values[i] ← values[i]⁻¹ (all nonzero), one inversion per parallel chunk.
-template <class Fr>
-void batch_inverse_parallel(std::span<Fr> values) {
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, values.size(), 1 << 14),
-                    [&](const tbb::blocked_range<size_t>& range) {
-                      Fr::batch_inverse(values.subspan(range.begin(), range.size()));
-                    });
-}
-
 template <class Curve>
 void check_toxic_waste(const ToxicWaste<Curve>& waste,
                        const ntt::Domain<typename Curve::Fr>& domain) {
@@ -156,22 +147,9 @@ formats::Groth16Zkey<Curve> setup(const formats::R1cs<Curve>& r1cs,
   const Fr g_n = g.pow(uint64_t(n));
   const Fr h_factor =
       (tau_n - g_n) * (tau_n - Fr::one()) * (g_n * (g_n - Fr::one())).inverse() * n_inv * delta_inv;
-  std::vector<Fr> h_scalars(n), h_denominators(n);
+  std::vector<Fr> h_scalars(n);
   ntt::fill_powers(std::span<Fr>(h_scalars), domain.omega(), g);
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14),
-                    [&](const tbb::blocked_range<size_t>& range) {
-                      for (size_t i = range.begin(); i != range.end(); ++i) {
-                        h_denominators[i] = tau - h_scalars[i];
-                      }
-                    });
-  batch_inverse_parallel(std::span<Fr>(h_denominators));
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 14),
-                    [&](const tbb::blocked_range<size_t>& range) {
-                      for (size_t i = range.begin(); i != range.end(); ++i) {
-                        h_scalars[i] *= h_factor * h_denominators[i];
-                      }
-                    });
-  std::vector<Fr>().swap(h_denominators);
+  scale_by_distance_to_tau(std::span<Fr>(h_scalars), tau, h_factor);
 
   formats::Groth16Zkey<Curve> key;
   key.header.n_vars = n_vars;
@@ -210,12 +188,12 @@ formats::Groth16Zkey<Curve> setup(const formats::R1cs<Curve>& r1cs) {
   return setup(r1cs, random_toxic_waste<Curve>(rng));
 }
 
-#define CUZK_GROTH16_SETUP_FOR_CURVE(Curve)                                      \
-  template formats::Groth16Zkey<Curve> setup<Curve>(const formats::R1cs<Curve>&, \
-                                                    const ToxicWaste<Curve>&);   \
-  template formats::Groth16Zkey<Curve> setup<Curve>(const formats::R1cs<Curve>&);   \
-  template std::vector<formats::ZkeyCoefficient<typename Curve::Fr>>             \
-  zkey_coefficients<Curve>(const formats::R1cs<Curve>&);
+#define CUZK_GROTH16_SETUP_FOR_CURVE(Curve)                                                    \
+  template formats::Groth16Zkey<Curve> setup<Curve>(const formats::R1cs<Curve>&,               \
+                                                    const ToxicWaste<Curve>&);                 \
+  template formats::Groth16Zkey<Curve> setup<Curve>(const formats::R1cs<Curve>&);              \
+  template std::vector<formats::ZkeyCoefficient<typename Curve::Fr>> zkey_coefficients<Curve>( \
+      const formats::R1cs<Curve>&);
 
 CUZK_GROTH16_SETUP_FOR_CURVE(formats::Bn254)
 CUZK_GROTH16_SETUP_FOR_CURVE(formats::Bls12_381)
