@@ -80,8 +80,8 @@ template <class Fr>
 void check_h_polynomial(const DeviceDomain<Fr>& domain, bool satisfying, std::mt19937_64& rng,
                         const std::string& what, const Stream& stream) {
   const size_t n = domain.size();
-  auto a = random_vector<Fr>(n, rng), b = random_vector<Fr>(n, rng);
-  auto c = random_vector<Fr>(n, rng);
+  auto a = random_elements<Fr>(n, rng), b = random_elements<Fr>(n, rng);
+  auto c = random_elements<Fr>(n, rng);
   if (satisfying) {
     for (size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
   }
@@ -186,7 +186,7 @@ void check_full_twiddles(const std::string& curve) {
     EXPECT_EQ(
         domain.device_bytes() - DeviceDomain<Fr>::device_bytes(log_n, TwiddleTables::kCompact),
         (domain.size() / 2) * sizeof(Fr));
-    check_operations(domain, {{"random", random_vector<Fr>(domain.size(), rng)}},
+    check_operations(domain, {{"random", random_elements<Fr>(domain.size(), rng)}},
                      curve + " full twiddles 2^" + std::to_string(log_n), stream);
   }
   for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {

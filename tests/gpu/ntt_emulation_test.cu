@@ -214,7 +214,7 @@ TYPED_TEST(NttEmulation, TransformsMatchCpu) {
       const Domain<Fr> domain(log_n, convention);
       const HostTables<Fr> tables = build_tables(domain);
       expect_operations_match_cpu<Fr>(
-          domain, tables, random_vector<Fr>(domain.size(), rng), nullptr,
+          domain, tables, random_elements<Fr>(domain.size(), rng), nullptr,
           std::string(name(convention)) + " 2^" + std::to_string(log_n));
     }
   }
@@ -232,8 +232,8 @@ TYPED_TEST(NttEmulation, FullTwiddleTableMatchesCpu) {
     const HostTables<Fr> tables = build_tables(domain, 4);
     const std::vector<Fr> half = half_twiddles(domain);
     ASSERT_EQ(half.size(), domain.size() / 2);
-    expect_operations_match_cpu(domain, tables, random_vector<Fr>(domain.size(), rng), half.data(),
-                                "full twiddles 2^" + std::to_string(log_n));
+    expect_operations_match_cpu(domain, tables, random_elements<Fr>(domain.size(), rng),
+                                half.data(), "full twiddles 2^" + std::to_string(log_n));
   }
 }
 
@@ -246,7 +246,7 @@ TYPED_TEST(NttEmulation, ThreePassesMatchCpu) {
   ASSERT_EQ(pass_shapes(log_n).size(), 3u);
   const Domain<Fr> domain(log_n, Convention::kSnarkjs);
   const HostTables<Fr> tables = build_tables(domain);
-  const auto input = random_vector<Fr>(domain.size(), rng);
+  const auto input = random_elements<Fr>(domain.size(), rng);
   auto expected = input, actual = input;
   if constexpr (std::is_same_v<Fr, bls12_381::Fr>) {
     // Canonical integers in, Montgomery out.
@@ -273,8 +273,8 @@ TYPED_TEST(NttEmulation, HPolynomialsMatchCpu) {
       const Domain<Fr> domain(log_n, convention);
       const HostTables<Fr> tables = build_tables(domain);
       const size_t n = domain.size();
-      auto a = random_vector<Fr>(n, rng), b = random_vector<Fr>(n, rng),
-           c = random_vector<Fr>(n, rng);
+      auto a = random_elements<Fr>(n, rng), b = random_elements<Fr>(n, rng),
+           c = random_elements<Fr>(n, rng);
       auto ea = a, eb = b, ec = c;
       const auto coset = values_to_coset_steps<Fr>(log_n);
       for (auto* v : {&a, &b, &c}) emulate<Fr>(tables, coset, *v);

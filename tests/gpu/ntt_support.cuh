@@ -21,6 +21,8 @@
 
 namespace cuzk::gpu::ntt::test {
 
+using ::cuzk::test::random_elements;
+
 using cuzk::ntt::Convention;
 using cuzk::ntt::Domain;
 
@@ -134,19 +136,12 @@ void emulate(const HostTables<Fr>& tables, std::span<const Step<Fr>> steps, std:
   }
 }
 
-template <class Fr>
-std::vector<Fr> random_vector(size_t n, std::mt19937_64& rng) {
-  std::vector<Fr> v(n);
-  for (auto& x : v) x = Fr::random(rng);
-  return v;
-}
-
 // The inputs of every transform check: random, all zero, one-hot at a random position.
 template <class Fr>
 std::vector<std::pair<std::string, std::vector<Fr>>> input_shapes(size_t n, std::mt19937_64& rng) {
   std::vector<Fr> one_hot(n, Fr::zero());
   one_hot[rng() % n] = Fr::random(rng);
-  return {{"random", random_vector<Fr>(n, rng)},
+  return {{"random", random_elements<Fr>(n, rng)},
           {"zero", std::vector<Fr>(n, Fr::zero())},
           {"one-hot", one_hot}};
 }

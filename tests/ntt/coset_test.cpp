@@ -16,7 +16,7 @@ TYPED_TEST(CosetTest, MatchesNaiveEvaluationOnTheCoset) {
   using Fr = TypeParam;
   auto rng = cuzk::test::rng("ntt-coset-naive");
   for (unsigned k = 0; k <= 8; ++k) {
-    const std::vector<Fr> input = random_vector<Fr>(size_t(1) << k, rng);
+    const std::vector<Fr> input = random_elements<Fr>(size_t(1) << k, rng);
     for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
       for (const DomainOptions& layout : kLayouts) {
         Domain<Fr> domain(k, convention, layout);
@@ -38,7 +38,7 @@ TYPED_TEST(CosetTest, BitReversedOrdersAgreeWithNatural) {
   auto rng = cuzk::test::rng("ntt-coset-orders");
   for (unsigned k : {1u, 4u, 13u}) {
     Domain<Fr> domain(k, Convention::kBellman);
-    const std::vector<Fr> input = random_vector<Fr>(domain.size(), rng);
+    const std::vector<Fr> input = random_elements<Fr>(domain.size(), rng);
     std::vector<Fr> forward_natural = input, inverse_natural = input;
     domain.coset_forward(forward_natural);
     domain.coset_inverse(inverse_natural);
@@ -65,7 +65,7 @@ TYPED_TEST(CosetTest, CosetForwardThenInverseIsTheIdentity) {
   auto rng = cuzk::test::rng("ntt-coset-roundtrip");
   for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
     Domain<Fr> domain(16, convention);
-    const std::vector<Fr> input = random_vector<Fr>(domain.size(), rng);
+    const std::vector<Fr> input = random_elements<Fr>(domain.size(), rng);
     std::vector<Fr> values = input;
     domain.coset_forward(values, Order::kNatural, Order::kBitReversed);
     domain.coset_inverse(values, Order::kBitReversed, Order::kNatural);
@@ -80,7 +80,7 @@ TYPED_TEST(CosetTest, ScaleByPowersInBothOrders) {
   auto rng = cuzk::test::rng("ntt-scale");
   for (unsigned k : {0u, 1u, 2u, 5u, 8u}) {
     const size_t n = size_t(1) << k;
-    const std::vector<Fr> input = random_vector<Fr>(n, rng);
+    const std::vector<Fr> input = random_elements<Fr>(n, rng);
     const Fr factor = Fr::random(rng), base = Fr::random(rng);
     for (Order order : kOrders) {
       std::vector<Fr> values = input;

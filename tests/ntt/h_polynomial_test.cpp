@@ -31,7 +31,7 @@ struct Inputs {
 // Random a, b, c (not satisfying).
 template <class Fr>
 Inputs<Fr> random_inputs(size_t n, std::mt19937_64& rng) {
-  return {random_vector<Fr>(n, rng), random_vector<Fr>(n, rng), random_vector<Fr>(n, rng)};
+  return {random_elements<Fr>(n, rng), random_elements<Fr>(n, rng), random_elements<Fr>(n, rng)};
 }
 
 // snarkjs: interpolate A, B, C on {ω^i}, evaluate at the odd 2n-th roots ω_2n^(2i+1),
@@ -103,7 +103,7 @@ struct SatisfyingCase {
 
 template <class Fr>
 SatisfyingCase<Fr> satisfying_case(size_t n, const Fr& omega, std::mt19937_64& rng) {
-  const auto A = random_vector<Fr>(n, rng), B = random_vector<Fr>(n, rng);
+  const auto A = random_elements<Fr>(n, rng), B = random_elements<Fr>(n, rng);
   const auto product = multiply<Fr>(A, B);  // 2n − 1 coefficients
   SatisfyingCase<Fr> out;
   out.h.assign(n, Fr::zero());

@@ -1,6 +1,6 @@
 #pragma once
-// Shared pieces of the NTT tests: the field list of the typed suites, random vectors, and the
-// O(n²) reference computations the fast transforms are checked against.
+// Shared pieces of the NTT tests: the field list of the typed suites and the O(n²) reference
+// computations the fast transforms are checked against.
 
 #include <gtest/gtest.h>
 
@@ -15,14 +15,9 @@
 
 namespace cuzk::ntt::test {
 
-using ScalarFields = ::testing::Types<bls12_381::Fr, bn254::Fr>;
+using ::cuzk::test::random_elements;
 
-template <class Fr>
-std::vector<Fr> random_vector(size_t n, std::mt19937_64& rng) {
-  std::vector<Fr> v(n);
-  for (auto& x : v) x = Fr::random(rng);
-  return v;
-}
+using ScalarFields = ::testing::Types<bls12_381::Fr, bn254::Fr>;
 
 // Horner: Σ_j coeffs[j]·x^j.
 template <class Fr>

@@ -20,7 +20,7 @@ TYPED_TEST(TransformTest, MatchesNaiveDftForEverySizeUpTo1024) {
   using Fr = TypeParam;
   auto rng = cuzk::test::rng("ntt-naive");
   for (unsigned k = 0; k <= 10; ++k) {
-    const std::vector<Fr> input = random_vector<Fr>(size_t(1) << k, rng);
+    const std::vector<Fr> input = random_elements<Fr>(size_t(1) << k, rng);
     for (Convention convention : {Convention::kSnarkjs, Convention::kBellman}) {
       if (convention == Convention::kBellman && k > 6) continue;  // same code, other roots
       for (const DomainOptions& layout : kLayouts) {
@@ -45,7 +45,7 @@ TYPED_TEST(TransformTest, BitReversedOrdersAgreeWithNatural) {
   for (unsigned k : {0u, 1u, 3u, 8u, 13u, 14u}) {
     for (const DomainOptions& layout : kLayouts) {
       Domain<Fr> domain(k, Convention::kSnarkjs, layout);
-      const std::vector<Fr> input = random_vector<Fr>(domain.size(), rng);
+      const std::vector<Fr> input = random_elements<Fr>(domain.size(), rng);
       std::vector<Fr> forward_natural = input, inverse_natural = input;
       domain.forward(forward_natural);
       domain.inverse(inverse_natural);
@@ -77,7 +77,7 @@ TYPED_TEST(TransformTest, ForwardThenInverseIsTheIdentity) {
   for (size_t s = 2; s <= size_t(cuzk::test::scale()) && max_k < 22; s *= 2) ++max_k;
   for (unsigned k : {11u, 12u, 13u, 15u, max_k}) {
     Domain<Fr> domain(k, Convention::kSnarkjs);
-    const std::vector<Fr> input = random_vector<Fr>(domain.size(), rng);
+    const std::vector<Fr> input = random_elements<Fr>(domain.size(), rng);
     std::vector<Fr> values = input;
     domain.forward(values, Order::kNatural, Order::kBitReversed);
     EXPECT_NE(values, input);
@@ -96,7 +96,7 @@ TYPED_TEST(TransformTest, LargeTransformMatchesDirectEvaluationAtSampledPoints) 
   auto rng = cuzk::test::rng("ntt-spot");
   Domain<Fr> domain(16, Convention::kSnarkjs);
   ASSERT_GT(domain.log_rows(), 0u);
-  const std::vector<Fr> input = random_vector<Fr>(domain.size(), rng);
+  const std::vector<Fr> input = random_elements<Fr>(domain.size(), rng);
   std::vector<Fr> values = input;
   domain.forward(values);
   std::vector<size_t> positions = {0, 1, domain.size() / 2, domain.size() - 1};

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace cuzk::test {
 
@@ -45,6 +46,14 @@ inline size_t scaled(size_t n) {
 // independent of the order in which they run.
 inline std::mt19937_64 rng(const std::string& salt = "") {
   return std::mt19937_64(seed() ^ std::hash<std::string>{}(salt));
+}
+
+// n uniformly random elements of a field (anything with a static F::random(rng)).
+template <class F>
+std::vector<F> random_elements(size_t n, std::mt19937_64& rng) {
+  std::vector<F> v(n);
+  for (auto& x : v) x = F::random(rng);
+  return v;
 }
 
 }  // namespace cuzk::test
