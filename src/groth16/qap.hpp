@@ -33,17 +33,17 @@ QapAtTau<typename Curve::Fr> qap_at_tau(const formats::R1cs<Curve>& r1cs,
                                         const ntt::Domain<typename Curve::Fr>& domain,
                                         const typename Curve::Fr& tau);
 
-// The wires whose A (resp. B) polynomial is not the zero polynomial, in ascending order
-// (public wires first): every wire whose summed coefficient is non-zero in some row, and every
-// public wire and the constant (their binding rows). bellman's .params stores a, b_g1, b_g2
-// points for exactly these wires: its generator drops the points at infinity, which are the
-// wires with a zero polynomial (a wire in no row, or whose coefficients cancel in every row).
 // x_i ← factor·x_i / (τ − x_i) for every x_i (none equal to τ), in parallel with one inversion
 // per chunk: the form in which both setups evaluate their Lagrange bases at τ (qap_at_tau: x_i =
 // ω^i; snarkjs's H query: x_i = g·ω^i).
 template <class Fr>
 void scale_by_distance_to_tau(std::span<Fr> x, const Fr& tau, const Fr& factor);
 
+// The wires whose A (resp. B) polynomial is not the zero polynomial, in ascending order
+// (public wires first): every wire whose summed coefficient is non-zero in some row, and every
+// public wire and the constant (their binding rows). bellman's .params stores a, b_g1, b_g2
+// points for exactly these wires: its generator drops the points at infinity, which are the
+// wires with a zero polynomial (a wire in no row, or whose coefficients cancel in every row).
 struct WireDensity {
   std::vector<uint32_t> a_wires, b_wires;
 };
