@@ -414,7 +414,9 @@ TEST(EngineSim, PreparingAheadNeverWaitsForHostBytesOrKeys) {
       }
     }
     ASSERT_TRUE(e.engine->wait_idle(60s));
-    if (!c.one_key_budget) EXPECT_LE(e.engine->status().host_peak, o.host_bytes);
+    if (!c.one_key_budget) {
+      EXPECT_LE(e.engine->status().host_peak, o.host_bytes);
+    }
     // Put back for the reason the budgets give, at least once (the timing decides how often;
     // with two workers and one key's room a worker may wait for the key instead).
     if (c.workers == 1 || !c.one_key_budget) {

@@ -146,7 +146,9 @@ TEST(KeyStore, AcquireOrWaitWaitsForTheKeysInUse) {
   EXPECT_EQ(tier_of(*f.store, "k2"), KeyTier::kDisk);
   EXPECT_EQ(tier_of(*f.store, "k1"), KeyTier::kVram);
   for (const auto& t : f.store->tiers()) {
-    if (t.tier == KeyTier::kVram) EXPECT_EQ(t.used, 1'024'000u) << "the stopped wait charged";
+    if (t.tier == KeyTier::kVram) {
+      EXPECT_EQ(t.used, 1'024'000u) << "the stopped wait charged";
+    }
   }
   EXPECT_EQ(f.sim->violations(), 0u);
 }

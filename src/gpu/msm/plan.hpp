@@ -126,7 +126,7 @@ struct PlanRequest {
   // pairs the counts allow (compact pairs), so it takes as many windows as keep them within
   // the entries the plan without counts sorts at once (the same workspace) and within
   // kCompactPairsShare of the pass's pairs (so that they are written compact).
-  std::optional<ScalarCounts> counts;
+  std::optional<ScalarCounts> counts = std::nullopt;
 };
 
 // The pairs a counted pass over `size` scalars and `windows` windows writes: window 0's for
