@@ -4,6 +4,7 @@
 #
 #   scripts/gpu-variants.sh pack ARCHIVE REV... [--bench-only REV...]   (here, repository root)
 #   scripts/gpu-variants.sh run ARCHIVE           (on the GPU machine)
+#   scripts/gpu-variants.sh summarize OUT         (anywhere: the table of what a run left)
 #
 # pack: checks each revision (a commit or a branch, e.g. main try/ntt-quads) out in one
 #   worktree, build/variants/src, and builds the benchmark and the test binary in one build
@@ -13,17 +14,20 @@
 #   with '/' as '-') and lib/ with the shared libraries a bare machine lacks (oneTBB). The
 #   revisions after --bench-only go without their tests: timing bounds whose results are wrong
 #   by design.
-# run: unpacks ARCHIVE, runs each variant's test binary once, then ROUNDS rounds of every
-#   variant's benchmark, the order of the variants reversed every other round so that a drift
-#   of the card's clocks does not favour one. Writes $OUT/variants.json (every round's results
-#   by variant) and $OUT/variants.txt, the table printed last: per case, each variant's mean of
-#   its round medians and the largest gap between its rounds (variants numbered v1.. in the
-#   order packed, with their commits above the table).
+# run: unpacks ARCHIVE, runs each variant's test binary once (unless RUN_TESTS=0), then ROUNDS
+#   rounds of every variant's benchmark, the order of the variants reversed every other round
+#   so that a drift of the card's clocks does not favour one. Logs and each round's JSON go to
+#   $OUT/rounds as they are written; then summarize.
+# summarize: from OUT/rounds, OUT/variants.json (every finished round's results by variant) and
+#   OUT/variants.txt, the table printed last: per case, each variant's mean of its round
+#   medians and the largest gap between its rounds (variants numbered v1.. in the order packed,
+#   with their commits and finished rounds above the table). A run cut short by a time limit
+#   leaves the rounds it finished, which this summarizes here.
 #
 # Environment: VARIANT_BENCH (default bench/gpu/ntt/bench_gpu_ntt) and VARIANT_TEST (default
 # tests/gpu/cuzk_gpu_ntt_test; empty for none), paths in the build directory; BENCH_ARGS
-# (default "--runs 7 --twiddles compact,full 20 24 27"), ROUNDS (default 2), OUT (default
-# ./variants-out).
+# (default "--runs 7 --twiddles compact,full 20 24 27"), ROUNDS (default 2), RUN_TESTS (default
+# 1), OUT (default ./variants-out).
 set -euo pipefail
 
 fail() {
@@ -83,18 +87,25 @@ run() {
   local archive=$1
   local out=${OUT:-variants-out} dir
   dir=$(mktemp -d)
-  mkdir -p "$out"
+  # Logs, the variants' order and commits, and each round's JSON go to $out/rounds as they are
+  # written: a run cut short by a time limit still returns what it measured (`summarize`).
+  local logs=$out/rounds
+  mkdir -p "$logs"
   tar -C "$dir" -xJf "$archive"
   export LD_LIBRARY_PATH="$dir/lib:${LD_LIBRARY_PATH:-}"
   mapfile -t names <"$dir/order"
+  cp "$dir/order" "$logs/order"
+  for name in "${names[@]}"; do cp "$dir/variants/$name/commit" "$logs/$name.commit"; done
   nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader 2>/dev/null || true
-  for name in "${names[@]}"; do
-    [[ -x $dir/variants/$name/test ]] || continue
-    local verdict=passed
-    "$dir/variants/$name/test" --gtest_brief=1 >"$dir/$name.test.log" 2>&1 || verdict=FAILED
-    printf 'tests of %s (%s): %s\n' "$name" "$(cat "$dir/variants/$name/commit")" "$verdict"
-    [[ $verdict == passed ]] || tail -n 20 "$dir/$name.test.log"
-  done
+  if [[ ${RUN_TESTS:-1} == 1 ]]; then
+    for name in "${names[@]}"; do
+      [[ -x $dir/variants/$name/test ]] || continue
+      local verdict=passed
+      "$dir/variants/$name/test" --gtest_brief=1 >"$logs/$name.test.log" 2>&1 || verdict=FAILED
+      printf 'tests of %s (%s): %s\n' "$name" "$(cat "$logs/$name.commit")" "$verdict"
+      [[ $verdict == passed ]] || tail -n 20 "$logs/$name.test.log"
+    done
+  fi
   local rounds=${ROUNDS:-2}
   read -r -a args <<<"${BENCH_ARGS:---runs 7 --twiddles compact,full 20 24 27}"
   for ((r = 1; r <= rounds; ++r)); do
@@ -105,23 +116,38 @@ run() {
     fi
     for name in "${order[@]}"; do
       printf 'round %d: %s\n' "$r" "$name"
-      "$dir/variants/$name/bench" --json "$dir/$name.r$r.json" "${args[@]}" >"$dir/$name.r$r.log" 2>&1 ||
-        { tail -n 5 "$dir/$name.r$r.log"; fail "the benchmark of $name failed in round $r"; }
+      "$dir/variants/$name/bench" --json "$logs/$name.r$r.json" "${args[@]}" >"$logs/$name.r$r.log" 2>&1 ||
+        { tail -n 5 "$logs/$name.r$r.log"; fail "the benchmark of $name failed in round $r"; }
     done
   done
-  python3 - "$dir" "$out" "$rounds" "${names[@]}" <<'EOF'
-import json, sys
-d, out, rounds, names = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
-runs = {n: [json.load(open(f"{d}/{n}.r{r}.json"))["results"] for r in range(1, rounds + 1)]
-        for n in names}
+  rm -rf "$dir"
+  summarize "$out"
+}
+
+# The table of what $1/rounds holds: every round each variant finished.
+summarize() {
+  local out=$1
+  [[ -f $out/rounds/order ]] || fail "$out/rounds/order not found: not the output of run"
+  python3 - "$out" <<'EOF'
+import glob, json, re, sys
+out = sys.argv[1]
+logs = f"{out}/rounds"
+names = open(f"{logs}/order").read().split()
+runs = {}
+for n in names:
+    files = sorted(glob.glob(f"{logs}/{glob.escape(n)}.r*.json"),
+                   key=lambda f: int(re.search(r"\.r(\d+)\.json$", f).group(1)))
+    runs[n] = [json.load(open(f))["results"] for f in files]
 json.dump(runs, open(f"{out}/variants.json", "w"), indent=1)
 cases = []
-for x in runs[names[0]][0]:
-    key = (x["curve"], x["op"], x["log_n"])
-    if key not in cases:
-        cases.append(key)
-commits = {n: open(f"{d}/variants/{n}/commit").read().strip() for n in names}
-lines = ["v%d = %s (%s)" % (i + 1, n, commits[n]) for i, n in enumerate(names)]
+for rr in runs.values():
+    for x in (x for r in rr for x in r):
+        key = (x["curve"], x["op"], x["log_n"])
+        if key not in cases:
+            cases.append(key)
+commits = {n: open(f"{logs}/{n}.commit").read().strip() for n in names}
+lines = ["v%d = %s (%s), %d rounds" % (i + 1, n, commits[n], len(runs[n]))
+         for i, n in enumerate(names)]
 lines.append("%-10s %-26s %5s " % ("curve", "op", "log_n") +
              " ".join("%22s" % ("v%d ms ± rounds" % (i + 1)) for i in range(len(names))))
 for key in cases:
@@ -133,12 +159,12 @@ for key in cases:
 open(f"{out}/variants.txt", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 EOF
-  rm -rf "$dir"
 }
 
-usage="usage: scripts/gpu-variants.sh pack ARCHIVE REV... [--bench-only REV...] | run ARCHIVE"
+usage="usage: scripts/gpu-variants.sh pack ARCHIVE REV... [--bench-only REV...] | run ARCHIVE | summarize OUT"
 case ${1:-} in
   pack) [[ $# -ge 3 ]] || fail "$usage"; shift; pack "$@" ;;
   run) [[ $# -eq 2 ]] || fail "$usage"; run "$2" ;;
+  summarize) [[ $# -eq 2 ]] || fail "$usage"; summarize "$2" ;;
   *) fail "$usage" ;;
 esac
