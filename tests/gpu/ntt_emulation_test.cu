@@ -93,7 +93,7 @@ TEST(NttPlan, PlacementKeepsWarpsToTheirSlots) {
           std::vector<std::vector<uint32_t>> lo_of(m.iterations, std::vector<uint32_t>(threads));
           for (uint32_t it = 0; it < m.iterations; ++it) {
             for (uint32_t thread = 0; thread < threads; ++thread) {
-              const uint32_t lo = lo_slot(m, it, thread / 32, thread % 32);
+              const uint32_t lo = lo_slot(m, thread / 32, thread % 32) + it * m.iteration_step;
               const uint32_t hi = lo + (uint32_t(1) << m.pair_bit);
               ASSERT_EQ((lo >> m.pair_bit) & 1, 0u) << where;
               ASSERT_LT(hi, slots) << where;

@@ -89,9 +89,9 @@ void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& tile_memory) {
   const auto for_each_butterfly = [&](unsigned i, const auto& f) {
     const StagePlacement& m = args.placement[i];
     for (uint32_t thread = 0; thread < threads; ++thread) {
-      for (uint32_t it = 0; it < m.iterations; ++it) {
-        f(m, lo_slot(m, it, thread >> kLogWarpThreads, thread & ((1u << kLogWarpThreads) - 1)));
-      }
+      const uint32_t lo =
+          lo_slot(m, thread >> kLogWarpThreads, thread & ((1u << kLogWarpThreads) - 1));
+      for (uint32_t it = 0; it < m.iterations; ++it) f(m, lo + it * m.iteration_step);
     }
   };
   for (uint32_t tile = 0; tile < shape.tiles(); ++tile) {

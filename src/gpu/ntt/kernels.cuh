@@ -47,21 +47,24 @@ __global__ void __launch_bounds__(Tuning::kThreadsPerBlock, Tuning::kPassBlocksP
   };
   {
     const StagePlacement& m = args.placement[0];
+    const uint32_t lo = lo_slot(m, warp, lane);
     for (uint32_t it = 0; active && it < m.iterations; ++it) {
-      pass_load_pair<Fr, kDif>(args, shared, m, tile, lo_slot(m, it, warp, lane));
+      pass_load_pair<Fr, kDif>(args, shared, m, tile, lo + it * m.iteration_step);
     }
   }
   for (unsigned i = 1; i + 1 < k; ++i) {
     const StagePlacement& m = args.placement[i];
     barrier(m);
+    const uint32_t lo = lo_slot(m, warp, lane);
     for (uint32_t it = 0; active && it < m.iterations; ++it) {
-      pass_butterfly<Fr, kDif>(args, shared, m, lo_slot(m, it, warp, lane));
+      pass_butterfly<Fr, kDif>(args, shared, m, lo + it * m.iteration_step);
     }
   }
   const StagePlacement& m = args.placement[k - 1];
   barrier(m);
+  const uint32_t lo = lo_slot(m, warp, lane);
   for (uint32_t it = 0; active && it < m.iterations; ++it) {
-    pass_store_pair<Fr, kDif>(args, shared, m, tile, lo_slot(m, it, warp, lane));
+    pass_store_pair<Fr, kDif>(args, shared, m, tile, lo + it * m.iteration_step);
   }
 }
 

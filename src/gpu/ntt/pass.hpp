@@ -238,7 +238,7 @@ struct PairElements {
 CUZK_HD PairElements pair_elements(const PassShape& shape, const StagePlacement& m, uint32_t tile,
                                    uint32_t lo_slot) {
   return {shape.element_at_slot(tile, lo_slot),
-          shape.element_at_slot(tile, lo_slot + (uint32_t(1) << m.pair_bit))};
+          shape.element_at_slot(tile, lo_slot + m.pair_step)};
 }
 
 // Load phase with the pass's first stage: the butterfly's two elements (lo_slot, StagePlacement)
@@ -271,7 +271,7 @@ CUZK_HD void pass_load_pair(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
 template <class Fr, bool kDif>
 CUZK_HD void pass_butterfly(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
                             const StagePlacement& m, uint32_t lo_slot) {
-  const uint32_t hi_slot = lo_slot + (uint32_t(1) << m.pair_bit);
+  const uint32_t hi_slot = lo_slot + m.pair_step;
   butterfly_values<Fr, kDif>(
       a, shared.load(lo_slot), shared.load(hi_slot), twiddle_index(m, lo_slot >> m.log_lanes),
       [&](const Fr& x) { shared.store(lo_slot, x); },

@@ -189,15 +189,18 @@ struct PassShape {
 inline constexpr unsigned kLogWarpThreads = 5;
 inline constexpr unsigned kLogBlockWarps = 3;
 
-// The placement of a stage's butterflies, worked out once per stage. lo_slot() builds a
-// butterfly's lower slot from the thread's lane and warp in three insertions: the iteration bit
-// into the lane bits (at it_index), a zero for the pair bit (at pair_index, counting the slot
-// bits that are not warp bits), the warp bits' gap (gap_bits zeros at slot bit gap_at); the warp
-// bits beyond the gap go to the top slot bit.
+// The placement of a stage's butterflies. lo_slot() builds the lower slot of a thread's first
+// butterfly from its lane and warp in three insertions of zeros: for the iteration bit (at
+// it_index of the lane bits), for the pair bit (at pair_index, counting the slot bits that are
+// not warp bits) and for the warp bits (gap_bits at slot bit gap_at), which then fill that gap;
+// a warp bit beyond the gap goes to the top slot bit. The second butterfly's slot has the
+// iteration bit set as well (iteration_step), the upper slots the pair bit (pair_step).
 struct StagePlacement {
   unsigned log_half;    // t
   unsigned log_lanes;   // the slot's lane bits: row = slot >> log_lanes
-  unsigned pair_bit;    // the upper slot is lo + 2^pair_bit
+  unsigned pair_bit;
+  uint32_t pair_step;       // 2^pair_bit: hi = lo + pair_step
+  uint32_t iteration_step;  // the second butterfly's lo = the first's + iteration_step
   unsigned lane_bits;   // bits of the lane index in use (5, fewer in tiles below 2^6)
   unsigned iterations;  // butterflies per thread: 1 or 2
   unsigned it_index, pair_index, gap_at, gap_bits, top_bit;
@@ -264,6 +267,8 @@ inline StagePlacement stage_placement(const PassShape& shape, bool dif, unsigned
       while (warp_bit(iteration_bit) || iteration_bit == m.pair_bit) --iteration_bit;
     }
   }
+  m.pair_step = uint32_t(1) << m.pair_bit;
+  m.iteration_step = m.iterations > 1 ? uint32_t(1) << iteration_bit : 0;
   m.it_index = 0;
   m.pair_index = 0;
   for (unsigned s = 0; s < bits; ++s) {
@@ -283,10 +288,10 @@ CUZK_HD uint32_t insert_zeros(uint32_t x, unsigned at, unsigned count) {
   return ((x & ~below) << count) | (x & below);
 }
 
-// The lower slot of butterfly (it, warp, lane) of the stage.
-CUZK_HD uint32_t lo_slot(const StagePlacement& m, uint32_t it, uint32_t warp, uint32_t lane) {
-  const uint32_t with_it = insert_zeros(lane, m.it_index, 1) | (it << m.it_index);
-  const uint32_t placed = insert_zeros(insert_zeros(with_it, m.pair_index, 1), m.gap_at, m.gap_bits);
+// The lower slot of the first butterfly of thread (warp, lane) in the stage.
+CUZK_HD uint32_t lo_slot(const StagePlacement& m, uint32_t warp, uint32_t lane) {
+  const uint32_t placed = insert_zeros(
+      insert_zeros(insert_zeros(lane, m.it_index, 1), m.pair_index, 1), m.gap_at, m.gap_bits);
   const uint32_t gap_mask = (uint32_t(1) << m.gap_bits) - 1;
   return placed | ((warp & gap_mask) << m.gap_at) | ((warp >> m.gap_bits) << m.top_bit);
 }
