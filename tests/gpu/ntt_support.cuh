@@ -101,7 +101,9 @@ void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& tile_memory) {
       } else {
         pass_load<Fr, kDif>(args, shared, tile, 0);
       }
-      for (uint32_t e = 0; e < shape.tile_elements(); ++e) pass_store<Fr, kDif>(args, shared, tile, e);
+      for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
+        pass_store<Fr, kDif>(args, shared, tile, e);
+      }
       continue;
     }
     for_each_butterfly(0, [&](const StagePlacement& m, uint32_t lo) {

@@ -32,7 +32,9 @@ __global__ void __launch_bounds__(Tuning::kThreadsPerBlock, Tuning::kPassBlocksP
     } else {
       pass_load<Fr, kDif>(args, shared, tile, 0);
     }
-    for (uint32_t e = 0; e < shape.tile_elements(); ++e) pass_store<Fr, kDif>(args, shared, tile, e);
+    for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
+      pass_store<Fr, kDif>(args, shared, tile, e);
+    }
     return;
   }
   const uint32_t warp = threadIdx.x >> kLogWarpThreads;

@@ -237,8 +237,7 @@ struct PairElements {
 };
 CUZK_HD PairElements pair_elements(const PassShape& shape, const StagePlacement& m, uint32_t tile,
                                    uint32_t lo_slot) {
-  return {shape.element_at_slot(tile, lo_slot),
-          shape.element_at_slot(tile, lo_slot + m.pair_step)};
+  return {shape.element_at_slot(tile, lo_slot), shape.element_at_slot(tile, lo_slot + m.pair_step)};
 }
 
 // Load phase with the pass's first stage: the butterfly's two elements (lo_slot, StagePlacement)

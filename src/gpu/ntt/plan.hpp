@@ -149,8 +149,8 @@ struct PassShape {
     const uint32_t column_in_tile = e & ((uint32_t(1) << log_tile_columns) - 1);
     const uint32_t row = (e >> log_tile_columns) & ((uint32_t(1) << stages) - 1);
     const uint32_t block_in_tile = e >> (log_tile_columns + stages);
-    return element_at_slot(tile, (row << log_lanes) | (block_in_tile << log_tile_columns) |
-                                     column_in_tile);
+    return element_at_slot(
+        tile, (row << log_lanes) | (block_in_tile << log_tile_columns) | column_in_tile);
   }
 
   // The exponent of ω (the domain's root, order 2^log_n) of the pass twiddle at this element:
@@ -196,13 +196,12 @@ inline constexpr unsigned kLogBlockWarps = 3;
 // a warp bit beyond the gap goes to the top slot bit. The second butterfly's slot has the
 // iteration bit set as well (iteration_step), the upper slots the pair bit (pair_step).
 struct StagePlacement {
-  unsigned log_half;    // t
-  unsigned log_lanes;   // the slot's lane bits: row = slot >> log_lanes
+  unsigned log_half;   // t
+  unsigned log_lanes;  // the slot's lane bits: row = slot >> log_lanes
   unsigned pair_bit;
   uint32_t pair_step;       // 2^pair_bit: hi = lo + pair_step
   uint32_t iteration_step;  // the second butterfly's lo = the first's + iteration_step
-  unsigned lane_bits;   // bits of the lane index in use (5, fewer in tiles below 2^6)
-  unsigned iterations;  // butterflies per thread: 1 or 2
+  unsigned iterations;      // butterflies per thread: 1 or 2
   unsigned it_index, pair_index, gap_at, gap_bits, top_bit;
   bool new_phase;  // a block barrier before this stage (else a warp barrier)
   uint32_t j_mask;
@@ -235,7 +234,6 @@ inline StagePlacement stage_placement(const PassShape& shape, bool dif, unsigned
   m.log_half = t;
   m.log_lanes = shape.log_lanes;
   m.pair_bit = shape.log_lanes + t;
-  m.lane_bits = lane_bits;
   m.iterations = 1u << (rest - warp_bits);
   m.top_bit = bits - 1;
   if (phase == 2) {  // rows 0 .. w−1
