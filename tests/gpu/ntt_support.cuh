@@ -96,14 +96,7 @@ void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& tile_memory) {
   };
   for (uint32_t tile = 0; tile < shape.tiles(); ++tile) {
     if (k < 2) {
-      if (k == 1) {
-        pass_load_pair<Fr, kDif>(args, shared, args.placement[0], tile, 0);
-      } else {
-        pass_load<Fr, kDif>(args, shared, tile, 0);
-      }
-      for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
-        pass_store<Fr, kDif>(args, shared, tile, e);
-      }
+      pass_on_one_thread<Fr, kDif>(args, shared, tile);
       continue;
     }
     for_each_butterfly(0, [&](const StagePlacement& m, uint32_t lo) {

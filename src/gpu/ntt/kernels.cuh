@@ -25,16 +25,8 @@ __global__ void __launch_bounds__(Tuning::kThreadsPerBlock, Tuning::kPassBlocksP
   const uint32_t tile = blockIdx.x;
   const TileMemory<Fr> shared{shared_words, shape.tile_elements(), SlotSpread::of(shape.log_lanes)};
   const unsigned k = shape.stages;
-  if (k < 2) {  // transforms of 1 and 2 elements: one thread
-    if (threadIdx.x != 0) return;
-    if (k == 1) {
-      pass_load_pair<Fr, kDif>(args, shared, args.placement[0], tile, 0);
-    } else {
-      pass_load<Fr, kDif>(args, shared, tile, 0);
-    }
-    for (uint32_t e = 0; e < shape.tile_elements(); ++e) {
-      pass_store<Fr, kDif>(args, shared, tile, e);
-    }
+  if (k < 2) {  // transforms of 1 and 2 elements
+    if (threadIdx.x == 0) pass_on_one_thread<Fr, kDif>(args, shared, tile);
     return;
   }
   const uint32_t warp = threadIdx.x >> kLogWarpThreads;

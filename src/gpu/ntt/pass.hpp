@@ -298,4 +298,17 @@ CUZK_HD void pass_store_pair(const PassArgs<Fr>& a, const TileMemory<Fr>& shared
       [&](const Fr& x) { store_value<Fr, kDif>(a, pair.hi, x); });
 }
 
+// A whole pass of fewer than 2 stages (transforms of 1 and 2 elements) on one thread: the
+// stage, if any, as its two elements load, then each element stored.
+template <class Fr, bool kDif>
+CUZK_HD void pass_on_one_thread(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
+                                uint32_t tile) {
+  if (a.shape.stages == 1) {
+    pass_load_pair<Fr, kDif>(a, shared, a.placement[0], tile, 0);
+  } else {
+    pass_load<Fr, kDif>(a, shared, tile, 0);
+  }
+  for (uint32_t e = 0; e < a.shape.tile_elements(); ++e) pass_store<Fr, kDif>(a, shared, tile, e);
+}
+
 }  // namespace cuzk::gpu::ntt
