@@ -295,7 +295,8 @@ CUZK_HD uint32_t lo_slot(const StagePlacement& m, uint32_t warp, uint32_t lane) 
 }
 
 // The twiddle index of the butterfly whose lower row is lo_row: ψ^(j·2^(table_log−1−log_half)),
-// j the row's offset in its group.
+// j the row's offset in its group, in the column transform's table of ψ^i for i <
+// 2^(table_log − 1), ψ a primitive 2^table_log-th root (index 0: twiddle 1).
 CUZK_HD uint32_t twiddle_index(const StagePlacement& m, uint32_t lo_row) {
   return (lo_row & m.j_mask) << m.twiddle_shift;
 }
