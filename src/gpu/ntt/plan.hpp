@@ -16,7 +16,7 @@
 // reverse order, each applying its twiddle before its column transforms.
 //
 // Cost per element and pass: at most K/2 − (1 − 2^−K) Montgomery products in the column
-// butterflies (those with twiddle 1 skip theirs, where they fill whole warps: butterfly(); 3.53
+// butterflies (those with twiddle 1 skip theirs, where they fill whole warps: StagePlacement; 3.53
 // issued for K = 9) plus 2 for the twiddle (one to assemble it from a two-level table, one to
 // apply it), or 1 when the pass's sub-blocks fit the fine table of tables.hpp. 2^27 = 9 + 9 +
 // 9: 13.5 products per element (the first pass's twiddle two-level, the second's fine, the last
