@@ -50,14 +50,22 @@ unsigned bank_passes(const uint32_t* words) {
   return *std::max_element(per_bank, per_bank + 8);
 }
 
-// Every stage of every pass shape: the butterflies pair each slot once (the first and the last
-// stage, which the load and store phases run on pairs of elements, pair rows 2^log_half apart
-// in one lane), the placement in shared memory is one to one, in whole tiles (transforms from
-// 2^10 on) a quarter warp's accesses take one pass of the banks in the stages in shared memory
-// and where the tile's lanes are columns, and the butterflies with twiddle 1 are grouped into
-// whole warps where they fill them: a 9-stage pass issues 3.53 products per element (1808 of a
-// column's 2304 butterflies), not 4.
-TEST(NttPlan, ButterfliesPairSlotsWithoutBankConflicts) {
+// Every stage of every pass shape, both directions, as StagePlacement deals the butterflies
+// out to the threads:
+//   - each slot is in one butterfly, whose two slots are rows 2^log_half apart in one lane, and
+//     the placement in shared memory is one to one;
+//   - where a stage has no block barrier before it, every warp touches the slots it touched in
+//     the stage before (so a warp barrier orders them), and a pass of 9 or 10 stages has two
+//     block barriers;
+//   - in tiles of 2^10 elements (transforms from 2^10 on) a quarter warp's accesses take one
+//     pass of the banks in every stage;
+//   - the butterflies with twiddle 1 fill whole warps wherever they can: those of half-widths
+//     1 to 16 all skip their products, so a 9-stage pass issues 3.53 products per element (1808
+//     of a column's 2304 butterflies);
+//   - where the tile's lanes are columns, the load and store phases keep each row's lanes in
+//     one warp: the global accesses go in runs of the tile's columns.
+TEST(NttPlan, PlacementKeepsWarpsToTheirSlots) {
+  constexpr uint32_t kFullTile = uint32_t(1) << Tuning::kLogTileElements;
   for (unsigned log_n = 1; log_n <= Tuning::kMaxLogSize; ++log_n) {
     for (const PassShape& s : pass_shapes(log_n)) {
       const uint32_t slots = s.tile_elements();
@@ -68,66 +76,77 @@ TEST(NttPlan, ButterfliesPairSlotsWithoutBankConflicts) {
         ASSERT_LT(word, slots);
         ASSERT_EQ(placed[word]++, 0) << "log_n " << log_n << " slot " << slot;
       }
-      // Element by element (the phases of a pass without stages), a quarter warp takes 8
-      // consecutive elements: one pass of the banks where the tile's lanes are columns; where
-      // it holds several sub-blocks, rows 2^log_lanes slots apart, and the pair phases may take
-      // as many passes (2 in the last pass of 2^27), not more.
-      unsigned element_passes = 1;
-      if (slots == (uint32_t(1) << Tuning::kLogTileElements)) {
-        for (uint32_t e = 0; e < slots; e += 8) {
-          uint32_t words[8];
-          for (uint32_t t = 0; t < 8; ++t) {
-            words[t] = spread(s.element(0, e + t).slot);
+      if (s.stages < 2) continue;  // one thread, no placement
+      const uint32_t threads = std::min(s.butterflies_per_stage(), Tuning::kThreadsPerBlock);
+      for (bool dif : {true, false}) {
+        const std::string where = "log_n " + std::to_string(log_n) + " K " +
+                                  std::to_string(s.stages) + (dif ? " DIF" : " DIT");
+        std::vector<std::vector<uint32_t>> previous_warp_slots;
+        uint64_t issued = 0;
+        unsigned block_barriers = 0;
+        for (unsigned i = 0; i < s.stages; ++i) {
+          const StagePlacement m = stage_placement(s, dif, i, column_table_log(log_n));
+          if (i > 0 && m.new_phase) ++block_barriers;
+          std::vector<uint8_t> seen(slots, 0);
+          std::vector<std::vector<uint32_t>> warp_slots((threads + 31) / 32);
+          // lo_of[it][thread]
+          std::vector<std::vector<uint32_t>> lo_of(m.iterations, std::vector<uint32_t>(threads));
+          for (uint32_t it = 0; it < m.iterations; ++it) {
+            for (uint32_t thread = 0; thread < threads; ++thread) {
+              const uint32_t lo = lo_slot(m, thread / 32, thread % 32) + it * m.iteration_step;
+              const uint32_t hi = lo + (uint32_t(1) << m.pair_bit);
+              ASSERT_EQ((lo >> m.pair_bit) & 1, 0u) << where;
+              ASSERT_LT(hi, slots) << where;
+              ASSERT_EQ(seen[lo]++, 0) << where << " stage " << i << " slot " << lo;
+              ASSERT_EQ(seen[hi]++, 0) << where << " stage " << i << " slot " << hi;
+              const TileElement a = s.element_at_slot(0, lo), b = s.element_at_slot(0, hi);
+              ASSERT_EQ(b.row, a.row + (uint32_t(1) << m.log_half)) << where;
+              ASSERT_EQ(b.lane, a.lane) << where;
+              warp_slots[thread / 32].push_back(lo);
+              warp_slots[thread / 32].push_back(hi);
+              lo_of[it][thread] = lo;
+            }
           }
-          element_passes = std::max(element_passes, bank_passes(words));
-        }
-        if (s.log_columns >= s.log_lanes) ASSERT_EQ(element_passes, 1u) << "log_n " << log_n;
-      }
-      uint64_t issued = 0;
-      for (unsigned log_half = 0; log_half < s.stages; ++log_half) {
-        const StageMap stage = stage_map(s, log_half, column_table_log(log_n));
-        // The first and last stages (half-widths 1 and 2^(K−1), DIF or DIT) ride on the load
-        // and store phases and take their butterflies from element_pair().
-        const bool in_registers = log_half == 0 || log_half + 1 == s.stages;
-        const auto butterfly = [&](const StageMap& m, uint32_t b) {
-          if (!in_registers) return cuzk::gpu::ntt::butterfly(m, b);
-          const ElementPair p = element_pair(s, log_half, b);
-          const TileElement lo = s.element(0, p.lo), hi = s.element(0, p.hi);
-          EXPECT_EQ(hi.row, lo.row + (uint32_t(1) << log_half)) << "log_n " << log_n;
-          EXPECT_EQ(hi.lane, lo.lane) << "log_n " << log_n;
-          return Butterfly{lo.slot, hi.slot, twiddle_index(m, lo.row)};
-        };
-        std::vector<uint8_t> seen(slots, 0);
-        const uint32_t butterflies = s.butterflies_per_stage();
-        for (uint32_t b = 0; b < butterflies; ++b) {
-          const Butterfly f = butterfly(stage, b);
-          ASSERT_EQ(seen[f.lo_slot]++, 0) << "log_n " << log_n << " half " << log_half;
-          ASSERT_EQ(seen[f.hi_slot]++, 0) << "log_n " << log_n << " half " << log_half;
-        }
-        for (uint32_t warp = 0; warp < butterflies; warp += 32) {
-          bool product = false;
-          for (uint32_t b = warp; b < std::min(butterflies, warp + 32); ++b) {
-            product |= butterfly(stage, b).twiddle_index != 0;
+          for (auto& w : warp_slots) std::sort(w.begin(), w.end());
+          if (i > 0 && !m.new_phase) {
+            ASSERT_EQ(warp_slots, previous_warp_slots) << where << " stage " << i;
           }
-          if (product) issued += std::min(butterflies - warp, 32u);
-        }
-        if (slots < (uint32_t(1) << Tuning::kLogTileElements)) continue;  // transforms below 2^10
-        for (uint32_t b = 0; b < butterflies; b += 8) {
-          uint32_t lo[8], hi[8];
-          for (uint32_t t = 0; t < 8; ++t) {
-            const Butterfly f = butterfly(stage, b + t);
-            lo[t] = spread(f.lo_slot);
-            hi[t] = spread(f.hi_slot);
+          previous_warp_slots = warp_slots;
+          for (uint32_t it = 0; it < m.iterations; ++it) {
+            for (uint32_t warp = 0; warp < threads; warp += 32) {
+              bool product = false;
+              const uint32_t end = std::min(threads, warp + 32);
+              for (uint32_t t = warp; t < end; ++t) {
+                product |= twiddle_index(m, lo_of[it][t] >> s.log_lanes) != 0;
+              }
+              if (product) issued += end - warp;
+              const bool runs = s.log_columns >= s.log_lanes && (i == 0 || i + 1 == s.stages);
+              if (!runs) continue;
+              std::vector<uint32_t> lanes_of_row(uint32_t(1) << s.stages, 0);
+              for (uint32_t t = warp; t < end; ++t) ++lanes_of_row[lo_of[it][t] >> s.log_lanes];
+              for (uint32_t count : lanes_of_row) {
+                ASSERT_TRUE(count == 0 || count == (uint32_t(1) << s.log_lanes)) << where;
+              }
+            }
+            if (slots < kFullTile) continue;
+            for (uint32_t q = 0; q < threads; q += 8) {
+              uint32_t lo[8], hi[8];
+              for (uint32_t t = 0; t < 8; ++t) {
+                lo[t] = spread(lo_of[it][q + t]);
+                hi[t] = spread(lo_of[it][q + t] + (uint32_t(1) << m.pair_bit));
+              }
+              ASSERT_EQ(bank_passes(lo), 1u) << where << " stage " << i << " thread " << q;
+              ASSERT_EQ(bank_passes(hi), 1u) << where << " stage " << i << " thread " << q;
+            }
           }
-          const unsigned allowed = in_registers ? element_passes : 1;
-          ASSERT_LE(bank_passes(lo), allowed)
-              << "log_n " << log_n << " half " << log_half << " b " << b;
-          ASSERT_LE(bank_passes(hi), allowed)
-              << "log_n " << log_n << " half " << log_half << " b " << b;
         }
-      }
-      if (s.stages == 9 && slots == 1024) {
-        EXPECT_EQ(issued, 1808u * 2) << "log_n " << log_n;  // two columns a tile
+        if (slots < kFullTile) continue;
+        EXPECT_LE(block_barriers, 2u) << where;
+        // Every butterfly of half-width 2^t ≤ 16 with twiddle 1 skips its product.
+        uint64_t ones = 0;
+        for (unsigned t = 0; t < std::min(s.stages, 5u); ++t) ones += slots >> (t + 1);
+        EXPECT_EQ(issued, uint64_t(s.stages) * (slots / 2) - ones) << where;
+        if (s.stages == 9) EXPECT_EQ(issued, 1808u * 2) << where;  // two columns a tile
       }
     }
   }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <span>
@@ -76,38 +77,41 @@ std::vector<Step<Fr>> op_steps(const Domain<Fr>& d, Op op, Order in, Order out,
 }
 
 // One pass on the host exactly as the kernel runs it: per tile, the load phase for every
-// element or pair, each shared-memory stage for every butterfly, the store phase for every
-// element or pair.
+// butterfly of the first stage (thread by thread, iteration by iteration), each shared-memory
+// stage for every butterfly, the store phase for every butterfly of the last stage; single
+// elements in passes of fewer than 2 stages.
 template <class Fr, bool kDif>
 void emulate_pass(const PassArgs<Fr>& args, std::vector<Fr>& tile_memory) {
   const PassShape& shape = args.shape;
   const TileMemory<Fr> shared{tile_memory.data(), uint32_t(tile_memory.size()),
                               SlotSpread::of(shape.log_lanes)};
-  const PassPhases phases = pass_phases(shape);
-  const uint32_t elements = shape.tile_elements();
-  const auto stage = [&](unsigned i) {
-    return stage_map(shape, stage_log_half(kDif, shape.stages, i), args.column_table_log);
+  const unsigned k = shape.stages;
+  const uint32_t threads = std::min(shape.butterflies_per_stage(), Tuning::kThreadsPerBlock);
+  // f(lo_slot) for every butterfly of stage i, in the kernel's order.
+  const auto for_each_butterfly = [&](unsigned i, const auto& f) {
+    const StagePlacement& m = args.placement[i];
+    for (uint32_t thread = 0; thread < threads; ++thread) {
+      const uint32_t lo =
+          lo_slot(m, thread >> kLogWarpThreads, thread & ((1u << kLogWarpThreads) - 1));
+      for (uint32_t it = 0; it < m.iterations; ++it) f(m, lo + it * m.iteration_step);
+    }
   };
   for (uint32_t tile = 0; tile < shape.tiles(); ++tile) {
-    if (phases.load_pairs) {
-      for (uint32_t q = 0; q < elements / 2; ++q) {
-        pass_load_pair<Fr, kDif>(args, shared, stage(0), tile, q);
-      }
-    } else {
-      for (uint32_t e = 0; e < elements; ++e) pass_load<Fr, kDif>(args, shared, tile, e);
+    if (k < 2) {
+      pass_on_one_thread<Fr, kDif>(args, shared, tile);
+      continue;
     }
-    for (unsigned i = phases.shared_first; i < phases.shared_end; ++i) {
-      for (uint32_t b = 0; b < shape.butterflies_per_stage(); ++b) {
-        pass_butterfly<Fr, kDif>(args, shared, stage(i), b);
-      }
+    for_each_butterfly(0, [&](const StagePlacement& m, uint32_t lo) {
+      pass_load_pair<Fr, kDif>(args, shared, m, tile, lo);
+    });
+    for (unsigned i = 1; i + 1 < k; ++i) {
+      for_each_butterfly(i, [&](const StagePlacement& m, uint32_t lo) {
+        pass_butterfly<Fr, kDif>(args, shared, m, lo);
+      });
     }
-    if (phases.store_pairs) {
-      for (uint32_t q = 0; q < elements / 2; ++q) {
-        pass_store_pair<Fr, kDif>(args, shared, stage(shape.stages - 1), tile, q);
-      }
-    } else {
-      for (uint32_t e = 0; e < elements; ++e) pass_store<Fr, kDif>(args, shared, tile, e);
-    }
+    for_each_butterfly(k - 1, [&](const StagePlacement& m, uint32_t lo) {
+      pass_store_pair<Fr, kDif>(args, shared, m, tile, lo);
+    });
   }
 }
 

@@ -14,48 +14,51 @@
 namespace cuzk::gpu::ntt {
 
 // One tile per block: 2^(K + log_lanes) elements in dynamic shared memory. The first and the
-// last stage ride on the load and store phases (pass.hpp, pass_phases), so a pass of K stages
-// has K − 1 barriers.
+// last stage ride on the load and store phases; before each later stage a warp barrier where
+// the warps keep to their own slots, a block barrier where the placement moves them
+// (plan.hpp, StagePlacement): two block barriers in a pass of 9 or 10 stages.
 template <class Fr, bool kDif>
 __global__ void __launch_bounds__(Tuning::kThreadsPerBlock, Tuning::kPassBlocksPerSm)
     pass_kernel(const PassArgs<Fr> args) {
   extern __shared__ uint4 shared_words[];
   const PassShape& shape = args.shape;
   const uint32_t tile = blockIdx.x;
-  const uint32_t elements = shape.tile_elements();
-  const TileMemory<Fr> shared{shared_words, elements, SlotSpread::of(shape.log_lanes)};
-  const PassPhases phases = pass_phases(shape);
-  if (phases.load_pairs) {
-    const StageMap stage =
-        stage_map(shape, stage_log_half(kDif, shape.stages, 0), args.column_table_log);
-    for (uint32_t q = threadIdx.x; q < elements / 2; q += blockDim.x) {
-      pass_load_pair<Fr, kDif>(args, shared, stage, tile, q);
+  const TileMemory<Fr> shared{shared_words, shape.tile_elements(), SlotSpread::of(shape.log_lanes)};
+  const unsigned k = shape.stages;
+  if (k < 2) {  // transforms of 1 and 2 elements
+    if (threadIdx.x == 0) pass_on_one_thread<Fr, kDif>(args, shared, tile);
+    return;
+  }
+  const uint32_t warp = threadIdx.x >> kLogWarpThreads;
+  const uint32_t lane = threadIdx.x & ((1u << kLogWarpThreads) - 1);
+  const bool active = threadIdx.x < shape.butterflies_per_stage();  // all from 2^9 elements on
+  const auto barrier = [](const StagePlacement& m) {
+    if (m.new_phase) {
+      __syncthreads();
+    } else {
+      __syncwarp();
     }
-  } else {
-    for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
-      pass_load<Fr, kDif>(args, shared, tile, e);
+  };
+  {
+    const StagePlacement& m = args.placement[0];
+    const uint32_t lo = lo_slot(m, warp, lane);
+    for (uint32_t it = 0; active && it < m.iterations; ++it) {
+      pass_load_pair<Fr, kDif>(args, shared, m, tile, lo + it * m.iteration_step);
     }
   }
-  const uint32_t butterflies = shape.butterflies_per_stage();
-  for (unsigned i = phases.shared_first; i < phases.shared_end; ++i) {
-    __syncthreads();
-    const StageMap stage =
-        stage_map(shape, stage_log_half(kDif, shape.stages, i), args.column_table_log);
-    for (uint32_t b = threadIdx.x; b < butterflies; b += blockDim.x) {
-      pass_butterfly<Fr, kDif>(args, shared, stage, b);
+  for (unsigned i = 1; i + 1 < k; ++i) {
+    const StagePlacement& m = args.placement[i];
+    barrier(m);
+    const uint32_t lo = lo_slot(m, warp, lane);
+    for (uint32_t it = 0; active && it < m.iterations; ++it) {
+      pass_butterfly<Fr, kDif>(args, shared, m, lo + it * m.iteration_step);
     }
   }
-  __syncthreads();
-  if (phases.store_pairs) {
-    const StageMap stage = stage_map(shape, stage_log_half(kDif, shape.stages, shape.stages - 1),
-                                     args.column_table_log);
-    for (uint32_t q = threadIdx.x; q < elements / 2; q += blockDim.x) {
-      pass_store_pair<Fr, kDif>(args, shared, stage, tile, q);
-    }
-  } else {
-    for (uint32_t e = threadIdx.x; e < elements; e += blockDim.x) {
-      pass_store<Fr, kDif>(args, shared, tile, e);
-    }
+  const StagePlacement& m = args.placement[k - 1];
+  barrier(m);
+  const uint32_t lo = lo_slot(m, warp, lane);
+  for (uint32_t it = 0; active && it < m.iterations; ++it) {
+    pass_store_pair<Fr, kDif>(args, shared, m, tile, lo + it * m.iteration_step);
   }
 }
 

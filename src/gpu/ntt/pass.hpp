@@ -6,7 +6,8 @@
 // A pass over a tile: load every element (times the `pre` factor; a DIT pass also applies its
 // twiddle here) and run the first stage on it in registers, stages 2 .. K−1 in shared memory,
 // run the last stage in registers and store every element (a DIF pass applies its twiddle
-// here; then the `post` factor). pass_phases() says which phases a pass has.
+// here; then the `post` factor). Passes of 0 and 1 stage (transforms of 1 and 2 elements) load
+// and store single elements where no stage rides on the phase.
 //
 // Pointers are device pointers in the kernel and host pointers in the emulation; the caller
 // guarantees 16-byte alignment of the vector (elements are then read as two 16-byte words).
@@ -54,6 +55,7 @@ struct PassArgs {
   const Fr* half_twiddles = nullptr;
   bool inverse_root = false;  // the pass multiplies by powers of ω⁻¹
   ScaleArgs<Fr> pre, post;
+  StagePlacement placement[Tuning::kMaxPassStages];  // of stage i in execution order
 };
 
 // 32-byte elements as two 16-byte accesses on the device (ld.global.v4 / ld.shared.v4),
@@ -229,28 +231,28 @@ CUZK_HD void reread_shared() {
 #endif
 }
 
-// The two elements of pair q of the tile in the stage a pair phase runs (element_pair).
+// The two elements of a butterfly of the stage in the load or store phase.
 struct PairElements {
   TileElement lo, hi;
 };
-CUZK_HD PairElements pair_elements(const PassShape& shape, const StageMap& stage, uint32_t tile,
-                                   uint32_t q) {
-  const ElementPair p = element_pair(shape, stage.log_half, q);
-  return {shape.element(tile, p.lo), shape.element(tile, p.hi)};
+CUZK_HD PairElements pair_elements(const PassShape& shape, const StagePlacement& m, uint32_t tile,
+                                   uint32_t lo_slot) {
+  return {shape.element_at_slot(tile, lo_slot), shape.element_at_slot(tile, lo_slot + m.pair_step)};
 }
 
-// Load phase with the pass's first stage: pair q of the tile (element_pair) → its butterfly →
-// two shared slots. A DIT multiplies each element by its pass twiddle as it loads it (two
-// products with the two-level table), so its lower element waits in its slot meanwhile: in
-// registers, BLS12-381 Fr's kernel would spill 20 bytes at 64 registers. The DIF keeps both in
-// registers: parking either of its phases measured slower on BLS12-381 (the README).
+// Load phase with the pass's first stage: the butterfly's two elements (lo_slot, StagePlacement)
+// loaded, its butterfly, both to their shared slots. A DIT multiplies each element by its pass
+// twiddle as it loads it (two products with the two-level table), so its lower element waits
+// in its slot meanwhile: in registers, BLS12-381 Fr's kernel would spill 20 bytes at 64
+// registers. The DIF keeps both in registers: parking either of its phases measured slower on
+// BLS12-381 (the README).
 template <class Fr, bool kDif>
 CUZK_HD void pass_load_pair(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
-                            const StageMap& stage, uint32_t tile, uint32_t q) {
-  const PairElements pair = pair_elements(a.shape, stage, tile, q);
+                            const StagePlacement& m, uint32_t tile, uint32_t lo_slot) {
+  const PairElements pair = pair_elements(a.shape, m, tile, lo_slot);
   const auto put_lo = [&](const Fr& x) { shared.store(pair.lo.slot, x); };
   const auto put_hi = [&](const Fr& x) { shared.store(pair.hi.slot, x); };
-  const uint32_t twiddle = twiddle_index(stage, pair.lo.row);
+  const uint32_t twiddle = twiddle_index(m, pair.lo.row);
   if constexpr (kDif) {
     butterfly_values<Fr, kDif>(a, loaded_value<Fr, kDif>(a, pair.lo),
                                loaded_value<Fr, kDif>(a, pair.hi), twiddle, put_lo, put_hi);
@@ -262,17 +264,17 @@ CUZK_HD void pass_load_pair(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
   }
 }
 
-// Butterfly b of a stage in shared memory (butterfly() places it).
+// A butterfly of a stage in shared memory, in place on its two slots.
 // (Two butterflies a thread with their products interleaved were measured slower: 80 registers
 // instead of 64, fewer blocks per SM.)
 template <class Fr, bool kDif>
 CUZK_HD void pass_butterfly(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
-                            const StageMap& stage, uint32_t b) {
-  const Butterfly f = butterfly(stage, b);
+                            const StagePlacement& m, uint32_t lo_slot) {
+  const uint32_t hi_slot = lo_slot + m.pair_step;
   butterfly_values<Fr, kDif>(
-      a, shared.load(f.lo_slot), shared.load(f.hi_slot), f.twiddle_index,
-      [&](const Fr& x) { shared.store(f.lo_slot, x); },
-      [&](const Fr& x) { shared.store(f.hi_slot, x); });
+      a, shared.load(lo_slot), shared.load(hi_slot), twiddle_index(m, lo_slot >> m.log_lanes),
+      [&](const Fr& x) { shared.store(lo_slot, x); },
+      [&](const Fr& x) { shared.store(hi_slot, x); });
 }
 
 // Store phase of a pass with at most one stage (taken by the load phase): shared slot → global
@@ -284,34 +286,29 @@ CUZK_HD void pass_store(const PassArgs<Fr>& a, const TileMemory<Fr>& shared, uin
   store_value<Fr, kDif>(a, t, shared.load(t.slot));
 }
 
-// Store phase with the pass's last stage: two shared slots → their butterfly → pair q's
-// elements.
+// Store phase with the pass's last stage: the butterfly's two slots, its butterfly, both
+// results to the vector.
 template <class Fr, bool kDif>
 CUZK_HD void pass_store_pair(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
-                             const StageMap& stage, uint32_t tile, uint32_t q) {
-  const PairElements pair = pair_elements(a.shape, stage, tile, q);
+                             const StagePlacement& m, uint32_t tile, uint32_t lo_slot) {
+  const PairElements pair = pair_elements(a.shape, m, tile, lo_slot);
   butterfly_values<Fr, kDif>(
-      a, shared.load(pair.lo.slot), shared.load(pair.hi.slot), twiddle_index(stage, pair.lo.row),
+      a, shared.load(pair.lo.slot), shared.load(pair.hi.slot), twiddle_index(m, pair.lo.row),
       [&](const Fr& x) { store_value<Fr, kDif>(a, pair.lo, x); },
       [&](const Fr& x) { store_value<Fr, kDif>(a, pair.hi, x); });
 }
 
-// The stages of a pass, in execution order: DIF from the widest half-width down, DIT up.
-CUZK_HD unsigned stage_log_half(bool dif, unsigned stages, unsigned i) {
-  return dif ? stages - 1 - i : i;
-}
-
-// The phases of a pass of K stages: stage 0 rides on the loads when K ≥ 1 (pass_load_pair,
-// else pass_load), stage K − 1 on the stores when K ≥ 2 (pass_store_pair, else pass_store),
-// and stages shared_first .. shared_end − 1 run in shared memory (pass_butterfly), each after a
-// barrier.
-struct PassPhases {
-  bool load_pairs, store_pairs;
-  unsigned shared_first, shared_end;
-};
-CUZK_HD PassPhases pass_phases(const PassShape& shape) {
-  const unsigned k = shape.stages;
-  return {k >= 1, k >= 2, 1, k >= 2 ? k - 1 : 1};
+// A whole pass of fewer than 2 stages (transforms of 1 and 2 elements) on one thread: the
+// stage, if any, as its two elements load, then each element stored.
+template <class Fr, bool kDif>
+CUZK_HD void pass_on_one_thread(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
+                                uint32_t tile) {
+  if (a.shape.stages == 1) {
+    pass_load_pair<Fr, kDif>(a, shared, a.placement[0], tile, 0);
+  } else {
+    pass_load<Fr, kDif>(a, shared, tile, 0);
+  }
+  for (uint32_t e = 0; e < a.shape.tile_elements(); ++e) pass_store<Fr, kDif>(a, shared, tile, e);
 }
 
 }  // namespace cuzk::gpu::ntt

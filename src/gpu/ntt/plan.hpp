@@ -16,7 +16,7 @@
 // reverse order, each applying its twiddle before its column transforms.
 //
 // Cost per element and pass: at most K/2 − (1 − 2^−K) Montgomery products in the column
-// butterflies (those with twiddle 1 skip theirs, where they fill whole warps: butterfly(); 3.53
+// butterflies (those with twiddle 1 skip theirs, where they fill whole warps: StagePlacement; 3.53
 // issued for K = 9) plus 2 for the twiddle (one to assemble it from a two-level table, one to
 // apply it), or 1 when the pass's sub-blocks fit the fine table of tables.hpp. 2^27 = 9 + 9 +
 // 9: 13.5 products per element (the first pass's twiddle two-level, the second's fine, the last
@@ -124,6 +124,24 @@ struct PassShape {
     return log_lanes < log_columns ? log_lanes : log_columns;
   }
 
+  // The element in slot s (row·T + lane) of tile t.
+  CUZK_HD TileElement element_at_slot(uint32_t tile, uint32_t s) const {
+    const unsigned log_tile_columns = this->log_tile_columns();
+    const uint32_t lane = s & ((uint32_t(1) << log_lanes) - 1);
+    const uint32_t column_in_tile = lane & ((uint32_t(1) << log_tile_columns) - 1);
+    const uint32_t block_in_tile = lane >> log_tile_columns;
+    const uint32_t first_lane = tile << log_lanes;
+    const uint32_t block = (first_lane >> log_columns) + block_in_tile;
+    const uint32_t column = (first_lane & ((uint32_t(1) << log_columns) - 1)) + column_in_tile;
+    TileElement r;
+    r.row = s >> log_lanes;
+    r.lane = lane;
+    r.slot = s;
+    r.position = (block << (stages + log_columns)) | (r.row << log_columns) | column;
+    r.column = column;
+    return r;
+  }
+
   // Element e of tile t, enumerated in increasing position within each contiguous run (column
   // fastest, then row, then sub-block) so that consecutive threads touch consecutive addresses.
   CUZK_HD TileElement element(uint32_t tile, uint32_t e) const {
@@ -131,16 +149,8 @@ struct PassShape {
     const uint32_t column_in_tile = e & ((uint32_t(1) << log_tile_columns) - 1);
     const uint32_t row = (e >> log_tile_columns) & ((uint32_t(1) << stages) - 1);
     const uint32_t block_in_tile = e >> (log_tile_columns + stages);
-    const uint32_t first_lane = tile << log_lanes;
-    const uint32_t block = (first_lane >> log_columns) + block_in_tile;
-    const uint32_t column = (first_lane & ((uint32_t(1) << log_columns) - 1)) + column_in_tile;
-    TileElement r;
-    r.row = row;
-    r.lane = (block_in_tile << log_tile_columns) | column_in_tile;
-    r.slot = (row << log_lanes) | r.lane;
-    r.position = (block << (stages + log_columns)) | (row << log_columns) | column;
-    r.column = column;
-    return r;
+    return element_at_slot(
+        tile, (row << log_lanes) | (block_in_tile << log_tile_columns) | column_in_tile);
   }
 
   // The exponent of ω (the domain's root, order 2^log_n) of the pass twiddle at this element:
@@ -150,102 +160,168 @@ struct PassShape {
   }
 };
 
-// Butterfly b (< tile_elements / 2) at the stage of half-width 2^log_half: the shared-memory
-// slots of its two rows and the index of its twiddle in the column transform's table, which
-// holds ψ^i for i < 2^(table_log − 1), ψ a primitive 2^table_log-th root (index 0: twiddle 1).
+// How the butterflies of a stage are dealt out to the threads of a block (256 threads, 8 warps
+// of 32): thread (warp, lane) runs, in iteration it, butterfly b = it·256 + warp·32 + lane, and
+// b's bits are placed among the slot bits other than the stage's pair bit (the slot bit
+// log_lanes + log_half, which tells its two rows apart).
 //
-// The butterflies of a column are (group g, offset j), rows g·2^(log_half+1) + j and that plus
-// 2^log_half, twiddle ψ^(j·2^(table_log−1−log_half)): those with j = 0 have twiddle 1 and skip
-// their product, but a warp skips it only when all its threads do. So where the j = 0
-// butterflies of the tile fill whole warps (kLogWarpThreads), b enumerates them first (g
-// fastest, then j: twiddle_ones_first); elsewhere j runs fastest, which gives a quarter warp
-// consecutive rows. In a pass of 9 stages (2^27) that leaves 3.53 products per element to
-// issue instead of 4: the stages of half-width 2, 4, 8, 16 skip 1/2, 1/4, 1/8, 1/16 of theirs.
-struct Butterfly {
-  uint32_t lo_slot, hi_slot, twiddle_index;
-};
+// Warp-local phases. A warp's three bits go to three slot bits that several consecutive stages
+// leave alone, so that across those stages a warp only reads the slots it wrote itself: between
+// them a warp barrier is enough, and a block barrier is needed only where the warp bits move
+// (`new_phase`). With t the stage's row bit (half-width 2^t) and w the warp bits (3 for tiles
+// of 2^9 and 2^10 elements):
+//   - t ≥ w:            the warp bits are rows 0..w−1;
+//   - t = 2 (w = 3):    rows 0 and 1 and the tile's top slot bit;
+//   - t < min(w, 2):    the top w slot bits.
+// A pass of 9 or 10 stages (every pass from 2^10 on) thus runs in three phases with two block
+// barriers, instead of a barrier before every stage.
+//
+// Twiddle ones. The butterflies with j = 0 (row bits below t all clear) have twiddle 1 and skip
+// their product, but a warp skips it only when all its threads do. They fill whole warps where
+// the rows below t are warp bits, or warp bits and the iteration bit: so the iteration bit goes
+// to row w at t = w + 1 and to row 0 at t = 1, elsewhere to the highest free slot bit. A 9-stage
+// pass then issues 3.53 products per element (1808 of a column's 2304 butterflies), the stages of
+// half-width 1, 2, 4, 8, 16 skipping all, 1/2, 1/4, 1/8, 1/16 of theirs.
+//
+// The lanes take the remaining slot bits from the lowest up, so that in the load and store
+// phases 32 threads touch runs of adjacent columns (or, in the last pass, of adjacent rows
+// spread by the warp bits).
 inline constexpr unsigned kLogWarpThreads = 5;
-CUZK_HD bool twiddle_ones_first(const PassShape& shape, unsigned log_half) {
-  const unsigned log_groups = shape.stages - 1 - log_half;
-  return log_half > 0 && log_groups + shape.log_lanes >= kLogWarpThreads;
-}
+inline constexpr unsigned kLogBlockWarps = 3;
 
-// What butterfly() needs of a stage, worked out once per stage. b = (q, lane), q's K − 1 bits
-// holding (g, j) with j in the low log_half bits; twiddle ones first, j is in the high bits
-// instead, so q is rotated left by log_half (`turn`) before it is split.
-struct StageMap {
-  unsigned log_half;
-  uint32_t lane_mask;
-  unsigned log_lanes;
-  unsigned turn, unturn;  // unturn = K − 1 − turn
-  uint32_t q_mask;        // 2^(K−1) − 1
-  uint32_t j_mask;        // 2^log_half − 1
-  uint32_t hi_offset;     // 2^log_half rows, in slots
+// The placement of a stage's butterflies. lo_slot() builds the lower slot of a thread's first
+// butterfly from its lane and warp in three insertions of zeros: for the iteration bit (at
+// it_index of the lane bits), for the pair bit (at pair_index, counting the slot bits that are
+// not warp bits) and for the warp bits (gap_bits at slot bit gap_at), which then fill that gap;
+// a warp bit beyond the gap goes to the top slot bit. The second butterfly's slot has the
+// iteration bit set as well (iteration_step), the upper slots the pair bit (pair_step).
+struct StagePlacement {
+  unsigned log_half;   // t
+  unsigned log_lanes;  // the slot's lane bits: row = slot >> log_lanes
+  unsigned pair_bit;
+  uint32_t pair_step;       // 2^pair_bit: hi = lo + pair_step
+  uint32_t iteration_step;  // the second butterfly's lo = the first's + iteration_step
+  unsigned iterations;      // butterflies per thread: 1 or 2
+  unsigned it_index, pair_index, gap_at, gap_bits, top_bit;
+  bool new_phase;  // a block barrier before this stage (else a warp barrier)
+  uint32_t j_mask;
   unsigned twiddle_shift;
 };
-CUZK_HD StageMap stage_map(const PassShape& shape, unsigned log_half, unsigned table_log) {
-  StageMap m;
-  m.log_half = log_half;
-  m.lane_mask = (uint32_t(1) << shape.log_lanes) - 1;
-  m.log_lanes = shape.log_lanes;
-  m.turn = twiddle_ones_first(shape, log_half) ? log_half : 0;
-  m.unturn = shape.stages - 1 - m.turn;
-  m.q_mask = (uint32_t(1) << (shape.stages - 1)) - 1;
-  m.j_mask = (uint32_t(1) << log_half) - 1;
-  m.hi_offset = uint32_t(1) << (log_half + shape.log_lanes);
-  m.twiddle_shift = table_log - 1 - log_half;
-  return m;
-}
-// The twiddle index of the butterfly whose lower row is lo_row: ψ^(j·2^(table_log−1−log_half)),
-// j the row's offset in its group.
-CUZK_HD uint32_t twiddle_index(const StageMap& m, uint32_t lo_row) {
-  return (lo_row & m.j_mask) << m.twiddle_shift;
-}
-CUZK_HD Butterfly butterfly(const StageMap& m, uint32_t b) {
-  const uint32_t lane = b & m.lane_mask;
-  const uint32_t q = b >> m.log_lanes;
-  const uint32_t t = ((q << m.turn) | (q >> m.unturn)) & m.q_mask;  // (g, j), j low
-  const uint32_t lo_row = t + (t & ~m.j_mask);                      // a zero bit inserted above j
-  const uint32_t lo_slot = (lo_row << m.log_lanes) | lane;
-  return {lo_slot, lo_slot + m.hi_offset, twiddle_index(m, lo_row)};
+
+// The stages of a pass, in execution order: DIF from the widest half-width down, DIT up.
+CUZK_HD unsigned stage_log_half(bool dif, unsigned stages, unsigned i) {
+  return dif ? stages - 1 - i : i;
 }
 
-// The first and the last stage of a pass run in registers, in its load and store phases
-// (pass.hpp): a thread takes the two elements whose rows the stage mixes, 2^log_half apart in
-// the same lane, so those stages need no shared-memory round trip and no barrier of their own.
-// Pair q of a tile is the two element indices (PassShape::element) with row bit log_half clear
-// and set, their other bits q's: 32 consecutive q are runs of columns as 32 consecutive element
-// indices are, so the global accesses keep their runs.
-struct ElementPair {
-  uint32_t lo, hi;
-};
-CUZK_HD ElementPair element_pair(const PassShape& shape, unsigned log_half, uint32_t q) {
-  const unsigned bit = shape.log_tile_columns() + log_half;
-  const uint32_t below = (uint32_t(1) << bit) - 1;
-  const uint32_t lo = ((q & ~below) << 1) | (q & below);
-  return {lo, lo | (uint32_t(1) << bit)};
+// Which warp-local phase a stage of row bit t belongs to (2, 1, 0: the three cases above).
+inline unsigned warp_phase(unsigned warp_bits, unsigned t) {
+  if (warp_bits == 0 || t >= warp_bits) return 2;
+  return warp_bits == 3 && t == 2 ? 1 : 0;
+}
+
+// Host code: the pass's arguments carry the placement of each of its stages (pass.hpp,
+// PassArgs::placement), so that the kernel only reads them.
+inline StagePlacement stage_placement(const PassShape& shape, bool dif, unsigned i,
+                                      unsigned table_log) {
+  const unsigned bits = shape.stages + shape.log_lanes;  // slot bits of the tile
+  const unsigned b_bits = bits - 1;
+  const unsigned lane_bits = b_bits < kLogWarpThreads ? b_bits : kLogWarpThreads;
+  const unsigned rest = b_bits - lane_bits;
+  const unsigned warp_bits = rest < kLogBlockWarps ? rest : kLogBlockWarps;
+  const unsigned t = stage_log_half(dif, shape.stages, i);
+  const unsigned phase = warp_phase(warp_bits, t);
+  StagePlacement m;
+  m.log_half = t;
+  m.log_lanes = shape.log_lanes;
+  m.pair_bit = shape.log_lanes + t;
+  m.iterations = 1u << (rest - warp_bits);
+  m.top_bit = bits - 1;
+  if (phase == 2) {  // rows 0 .. w−1
+    m.gap_at = shape.log_lanes;
+    m.gap_bits = warp_bits;
+  } else if (phase == 1) {  // rows 0, 1 and the top slot bit
+    m.gap_at = shape.log_lanes;
+    m.gap_bits = 2;
+  } else {  // the top w slot bits
+    m.gap_at = bits - warp_bits;
+    m.gap_bits = warp_bits;
+  }
+  const auto warp_bit = [&](unsigned s) {
+    return (s >= m.gap_at && s < m.gap_at + m.gap_bits) || (phase == 1 && s == m.top_bit);
+  };
+  // The iteration bit: the one row below t that is not a warp bit, where there is exactly one;
+  // else the highest free slot bit.
+  unsigned iteration_bit = bits;
+  if (m.iterations > 1) {
+    unsigned needed = 0;
+    for (unsigned r = 0; r < t; ++r) {
+      if (!warp_bit(shape.log_lanes + r)) {
+        iteration_bit = shape.log_lanes + r;
+        ++needed;
+      }
+    }
+    if (needed != 1) {
+      iteration_bit = bits - 1;
+      while (warp_bit(iteration_bit) || iteration_bit == m.pair_bit) --iteration_bit;
+    }
+  }
+  m.pair_step = uint32_t(1) << m.pair_bit;
+  m.iteration_step = m.iterations > 1 ? uint32_t(1) << iteration_bit : 0;
+  m.it_index = 0;
+  m.pair_index = 0;
+  for (unsigned s = 0; s < bits; ++s) {
+    if (warp_bit(s)) continue;
+    if (s < m.pair_bit) ++m.pair_index;
+    if (s != m.pair_bit && s < iteration_bit) ++m.it_index;
+  }
+  m.new_phase = i == 0 || warp_phase(warp_bits, stage_log_half(dif, shape.stages, i - 1)) != phase;
+  m.j_mask = (uint32_t(1) << t) - 1;
+  m.twiddle_shift = table_log - 1 - t;
+  return m;
+}
+
+// x with a zero bit inserted at bit `at` (`count` zeros).
+CUZK_HD uint32_t insert_zeros(uint32_t x, unsigned at, unsigned count) {
+  const uint32_t below = (uint32_t(1) << at) - 1;
+  return ((x & ~below) << count) | (x & below);
+}
+
+// The lower slot of the first butterfly of thread (warp, lane) in the stage.
+CUZK_HD uint32_t lo_slot(const StagePlacement& m, uint32_t warp, uint32_t lane) {
+  const uint32_t placed = insert_zeros(
+      insert_zeros(insert_zeros(lane, m.it_index, 1), m.pair_index, 1), m.gap_at, m.gap_bits);
+  const uint32_t gap_mask = (uint32_t(1) << m.gap_bits) - 1;
+  return placed | ((warp & gap_mask) << m.gap_at) | ((warp >> m.gap_bits) << m.top_bit);
+}
+
+// The twiddle index of the butterfly whose lower row is lo_row: ψ^(j·2^(table_log−1−log_half)),
+// j the row's offset in its group, in the column transform's table of ψ^i for i <
+// 2^(table_log − 1), ψ a primitive 2^table_log-th root (index 0: twiddle 1).
+CUZK_HD uint32_t twiddle_index(const StagePlacement& m, uint32_t lo_row) {
+  return (lo_row & m.j_mask) << m.twiddle_shift;
 }
 
 // Where slot s (row·2^log_lanes + lane) of a tile lies among the 16-byte words of a plane of
 // shared memory (pass.hpp, TileMemory). A quarter warp's 16-byte accesses take one pass of the
-// banks when their words differ modulo 8 (8 × 16 bytes span the 32 banks). A quarter warp reads
-// 8 / 2^log_lanes rows of 2^log_lanes lanes; consecutive rows give consecutive words, but rows
-// 2h apart (the twiddle-ones-first stages above, and the stage of half-width 1) would all land
-// on the same banks. So the row bits among the word's low 3 bits (bits log_lanes..2) are XORed
-// with bits 3..8 folded onto them (the bits in which a quarter warp's rows can differ are 1..7):
-// rows that differ only above bit 2 then differ below it, and any 8 consecutive aligned words
-// stay a permutation of one bank pass. Five shifts and three logic operations per slot, with
-// the shifts and the mask worked out once per pass.
+// banks when their words differ modulo 8 (8 × 16 bytes span the 32 banks). The 8 threads of a
+// quarter warp differ in the three lowest lane bits of StagePlacement, which land on slot bits
+// that depend on the stage (rows 3, 4, 6 where the warp bits are rows 0..2 and the pair bit is
+// row 5, say). So the word's low 3 bits are the slot's XORed with higher slot bits folded onto
+// them, chosen per lane count so that those three slot bits always give 8 different words: in
+// tiles of 2^10 elements, every stage of every pass (a host test checks it). A linear fold keeps
+// the upper slot's word the lower's XOR a constant. A few shifts and logic operations per slot,
+// with the shifts and the mask worked out once per pass.
 struct SlotSpread {
   uint32_t mask = 0;
   unsigned shift[5] = {31, 31, 31, 31, 31};
 
   CUZK_HD static SlotSpread of(unsigned log_lanes) {
     SlotSpread r;
-    if (log_lanes == 0) {  // bits 3-5 and 6-8 onto 0-2
+    if (log_lanes == 0) {  // bit 3 onto 0, 4 onto 0-1, 5 onto 0-2, 6 onto 1-2, 7 onto 2
       r.mask = 7;
       r.shift[0] = 3;
-      r.shift[1] = 6;
+      r.shift[1] = 4;
+      r.shift[2] = 5;
     } else if (log_lanes == 1) {  // bits 3-4, 5-6, 7-8 onto 1-2
       r.mask = 6;
       r.shift[0] = 2;

@@ -180,6 +180,9 @@ PassArgs<Fr> pass_args(const HostTables<Fr>& tables, const Fr* base, const Step<
   a.inverse_root = step.inverse_root;
   a.pre = resolve_scale(tables, base, step.pre);
   a.post = resolve_scale(tables, base, step.post);
+  for (unsigned i = 0; i < shape.stages; ++i) {
+    a.placement[i] = stage_placement(shape, step.kind == Step<Fr>::kDifPass, i, a.column_table_log);
+  }
   return a;
 }
 
