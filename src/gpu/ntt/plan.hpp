@@ -282,7 +282,7 @@ inline StagePlacement stage_placement(const PassShape& shape, bool dif, unsigned
   return m;
 }
 
-// x with a zero bit inserted at bit `at` (`count` zeros).
+// x with `count` zero bits inserted at bit `at`: the bits from `at` up move up by `count`.
 CUZK_HD uint32_t insert_zeros(uint32_t x, unsigned at, unsigned count) {
   const uint32_t below = (uint32_t(1) << at) - 1;
   return ((x & ~below) << count) | (x & below);
