@@ -13,8 +13,12 @@
 #   ARCHIVE (.tar.xz) holds variants/<name>/{bench,test,commit} (the name is the revision
 #   with '/' as '-') and lib/ with the shared libraries a bare machine lacks (oneTBB). The
 #   revisions after --bench-only go without their tests: timing bounds whose results are wrong
-#   by design.
-# run: unpacks ARCHIVE, runs each variant's test binary once (unless RUN_TESTS=0), then ROUNDS
+#   by design. A revision may carry patches, REV+FILE[+FILE...] (e.g.
+#   main+bench/variants/ntt-paired-butterflies.patch, files relative to the repository root):
+#   they are applied onto REV in the worktree in that order, and the variant is named after REV
+#   and the patches (kernel changes kept as patches until timed: bench/variants).
+# run: unpacks ARCHIVE, runs each variant's test binary once (unless RUN_TESTS=0; with
+#   CUZK_REQUIRE_GPU=1, so that a GPU the tests cannot see fails them instead of skipping), then ROUNDS
 #   rounds of every variant's benchmark, the order of the variants reversed every other round
 #   so that a drift of the card's clocks does not favour one. Logs and each round's JSON go to
 #   $OUT/rounds as they are written; then summarize.
@@ -23,6 +27,12 @@
 #   medians and the largest gap between its rounds (variants numbered v1.. in the order packed,
 #   with their commits and finished rounds above the table). A run cut short by a time limit
 #   leaves the rounds it finished, which this summarizes here.
+#
+# Binaries beside the variants: PACK_EXTRA (paths in the build directory, e.g.
+# "tests/gpu/cuzk_gpu_prover_test tests/gpu/cuzk_gpu_engine_test cuzk") are built from the first
+# revision and packed in bin/; run runs every bin/*_test (with CUZK_REQUIRE_GPU=1, so that a
+# missing GPU fails them) and, where bin/cuzk is packed, `cuzk example --backend cuda` on both
+# curves, before the variants' tests: the GPU checks of a revision whose kernels are timed here.
 #
 # Environment: VARIANT_BENCH (default bench/gpu/ntt/bench_gpu_ntt) and VARIANT_TEST (default
 # tests/gpu/cuzk_gpu_ntt_test; empty for none), paths in the build directory; BENCH_ARGS
@@ -56,8 +66,20 @@ pack() {
       with_test=0
       continue
     fi
-    local name=${rev//\//-}
+    local patches=()
+    if [[ $rev == *+* ]]; then
+      IFS=+ read -r -a patches <<<"${rev#*+}"
+      rev=${rev%%+*}
+    fi
+    local name=${rev//\//-} applied=""
+    git -C "$src" reset -q --hard
     git -C "$src" checkout -q --detach "$rev" || fail "no revision $rev"
+    for patch in "${patches[@]}"; do
+      [[ -f $patch ]] || fail "no patch $patch"
+      git -C "$src" apply "$(realpath "$patch")" || fail "$patch does not apply to $rev${applied}"
+      applied+=+$(basename "$patch" .patch)
+    done
+    name+=$applied
     if [[ ! -f $build/CMakeCache.txt ]]; then
       cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DCUZK_BUILD_BENCH=ON -DCUZK_BUILD_SERVICE=OFF -DCUZK_BUILD_FUZZERS=OFF >/dev/null ||
@@ -73,11 +95,23 @@ pack() {
     mkdir -p "$stage/variants/$name"
     cp "$build/$BENCH" "$stage/variants/$name/bench"
     [[ -n $test ]] && cp "$build/$test" "$stage/variants/$name/test"
-    git -C "$src" rev-parse --short HEAD >"$stage/variants/$name/commit"
+    printf '%s%s\n' "$(git -C "$src" rev-parse --short HEAD)" "$applied" >"$stage/variants/$name/commit"
     printf '%s\n' "$name" >>"$stage/order"
+    if [[ -n ${PACK_EXTRA:-} && ! -d $stage/bin ]]; then
+      read -r -a extra <<<"$PACK_EXTRA"
+      local extra_targets=()
+      for path in "${extra[@]}"; do extra_targets+=("$(basename "$path")"); done
+      cmake --build "$build" --target "${extra_targets[@]}" -j "$(nproc)" >"$root/build.log" 2>&1 ||
+        { tail -n 30 "$root/build.log"; fail "building $PACK_EXTRA at $rev"; }
+      mkdir -p "$stage/bin"
+      for path in "${extra[@]}"; do cp "$build/$path" "$stage/bin/"; done
+      cp "$stage/variants/$name/commit" "$stage/bin/commit"
+    fi
   done
   # Shared libraries outside the C and C++ runtimes, which a bare GPU machine may not have.
-  ldd "$build/$BENCH" | awk '/=> \// {print $3}' | { grep -v -E '/lib(c|m|stdc\+\+|gcc_s)\.so' || true; } |
+  local binaries=("$build/$BENCH")
+  [[ -d $stage/bin ]] && mapfile -t -O 1 binaries < <(find "$stage/bin" -type f -perm -u+x)
+  { ldd "${binaries[@]}" || true; } | awk '/=> \// {print $3}' | { grep -v -E '/lib(c|m|stdc\+\+|gcc_s)\.so' || true; } |
     xargs -r -I{} cp -L {} "$stage/lib/"
   tar -C "$stage" -cJf "$archive" .
   printf 'packed %s: %s\n' "$archive" "$(tr '\n' ' ' <"$stage/order")"
@@ -98,10 +132,31 @@ run() {
   for name in "${names[@]}"; do cp "$dir/variants/$name/commit" "$logs/$name.commit"; done
   nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader 2>/dev/null || true
   if [[ ${RUN_TESTS:-1} == 1 ]]; then
+    if [[ -d $dir/bin ]]; then
+      local checks=$out/checks
+      mkdir -p "$checks"
+      for test in "$dir"/bin/*_test; do
+        [[ -x $test ]] || continue
+        local verdict=passed
+        CUZK_REQUIRE_GPU=1 "$test" --gtest_brief=1 >"$checks/$(basename "$test").log" 2>&1 || verdict=FAILED
+        printf '%s (%s): %s\n' "$(basename "$test")" "$(cat "$dir/bin/commit")" "$verdict"
+        [[ $verdict == passed ]] || tail -n 20 "$checks/$(basename "$test").log"
+      done
+      if [[ -x $dir/bin/cuzk ]]; then
+        for curve in bn254 bls12_381; do
+          local verdict=passed example=$dir/example-$curve
+          "$dir/bin/cuzk" example --backend cuda --curve $curve --dir "$example" \
+            >"$checks/example_$curve.log" 2>&1 || verdict=FAILED
+          printf 'cuzk example --backend cuda --curve %s: %s\n' $curve "$verdict"
+          tail -n 3 "$checks/example_$curve.log"
+        done
+      fi
+    fi
     for name in "${names[@]}"; do
       [[ -x $dir/variants/$name/test ]] || continue
       local verdict=passed
-      "$dir/variants/$name/test" --gtest_brief=1 >"$logs/$name.test.log" 2>&1 || verdict=FAILED
+      CUZK_REQUIRE_GPU=1 "$dir/variants/$name/test" --gtest_brief=1 >"$logs/$name.test.log" 2>&1 ||
+        verdict=FAILED
       printf 'tests of %s (%s): %s\n' "$name" "$(cat "$logs/$name.commit")" "$verdict"
       [[ $verdict == passed ]] || tail -n 20 "$logs/$name.test.log"
     done
