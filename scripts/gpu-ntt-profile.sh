@@ -37,8 +37,8 @@ cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null
   { tail -n 20 "$out/ncu.log"; fail "profiling failed (see $out/ncu.log)"; }
 "$ncu" --import "$out/ntt_pass.ncu-rep" --page details --csv >"$out/details.csv" ||
   fail "exporting the details page"
-# --print-source picks SASS where an Nsight Compute version would show CUDA lines first; one
-# without the option prints SASS anyway.
+# --print-source asks for the SASS view; a version of Nsight Compute without the option gets
+# the page's default view (SASS where the binary has no line information, as here).
 "$ncu" --import "$out/ntt_pass.ncu-rep" --page source --csv --print-source sass >"$out/source.csv" ||
   "$ncu" --import "$out/ntt_pass.ncu-rep" --page source --csv >"$out/source.csv" ||
   fail "exporting the source page"
