@@ -26,10 +26,14 @@ bench=$1
 out=$2
 [[ -x $bench ]] || fail "$bench is not an executable"
 mkdir -p "$out"
-ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1) ||
-  true
+# A CUDA tool on PATH or where the toolkit and Nsight Compute install it; empty if none.
+find_tool() {
+  command -v "$1" || ls /usr/local/cuda/bin/"$1" /opt/nvidia/nsight-compute/*/"$1" 2>/dev/null |
+    head -1 || true
+}
+ncu=$(find_tool ncu)
 [[ -n $ncu ]] || fail "ncu not found"
-cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null | head -1) || true
+cuobjdump=$(find_tool cuobjdump)
 
 "$ncu" --set full --import-source no --clock-control none -k regex:pass_kernel \
   --launch-skip 3 --launch-count 3 -f -o "$out/ntt_pass" \
@@ -39,8 +43,9 @@ cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null
   fail "exporting the details page"
 # --print-source asks for the SASS view; a version of Nsight Compute without the option gets
 # the page's default view (SASS where the binary has no line information, as here).
-"$ncu" --import "$out/ntt_pass.ncu-rep" --page source --csv --print-source sass >"$out/source.csv" ||
-  "$ncu" --import "$out/ntt_pass.ncu-rep" --page source --csv >"$out/source.csv" ||
+report=$out/ntt_pass.ncu-rep
+"$ncu" --import "$report" --page source --csv --print-source sass >"$out/source.csv" ||
+  "$ncu" --import "$report" --page source --csv >"$out/source.csv" ||
   fail "exporting the source page"
 if [[ -n $cuobjdump ]]; then
   # Every function whose name holds pass_kernel, from its header to the next function's.

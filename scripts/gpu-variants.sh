@@ -18,10 +18,10 @@
 #   they are applied onto REV in the worktree in that order, and the variant is named after REV
 #   and the patches (kernel changes kept as patches until timed: bench/variants).
 # run: unpacks ARCHIVE, runs each variant's test binary once (unless RUN_TESTS=0; with
-#   CUZK_REQUIRE_GPU=1, so that a GPU the tests cannot see fails them instead of skipping), then ROUNDS
-#   rounds of every variant's benchmark, the order of the variants reversed every other round
-#   so that a drift of the card's clocks does not favour one. Logs and each round's JSON go to
-#   $OUT/rounds as they are written; then summarize.
+#   CUZK_REQUIRE_GPU=1, so that a GPU the tests cannot see fails them instead of skipping),
+#   then ROUNDS rounds of every variant's benchmark, the order of the variants reversed every
+#   other round so that a drift of the card's clocks does not favour one. Logs and each round's
+#   JSON go to $OUT/rounds as they are written; then summarize.
 # summarize: from OUT/rounds, OUT/variants.json (every finished round's results by variant) and
 #   OUT/variants.txt, the table printed last: per case, each variant's mean of its round
 #   medians and the largest gap between its rounds (variants numbered v1.. in the order packed,
@@ -95,7 +95,8 @@ pack() {
     mkdir -p "$stage/variants/$name"
     cp "$build/$BENCH" "$stage/variants/$name/bench"
     [[ -n $test ]] && cp "$build/$test" "$stage/variants/$name/test"
-    printf '%s%s\n' "$(git -C "$src" rev-parse --short HEAD)" "$applied" >"$stage/variants/$name/commit"
+    printf '%s%s\n' "$(git -C "$src" rev-parse --short HEAD)" "$applied" \
+      >"$stage/variants/$name/commit"
     printf '%s\n' "$name" >>"$stage/order"
     if [[ -n ${PACK_EXTRA:-} && ! -d $stage/bin ]]; then
       read -r -a extra <<<"$PACK_EXTRA"
@@ -111,8 +112,8 @@ pack() {
   # Shared libraries outside the C and C++ runtimes, which a bare GPU machine may not have.
   local binaries=("$build/$BENCH")
   [[ -d $stage/bin ]] && mapfile -t -O 1 binaries < <(find "$stage/bin" -type f -perm -u+x)
-  { ldd "${binaries[@]}" || true; } | awk '/=> \// {print $3}' | { grep -v -E '/lib(c|m|stdc\+\+|gcc_s)\.so' || true; } |
-    xargs -r -I{} cp -L {} "$stage/lib/"
+  { ldd "${binaries[@]}" || true; } | awk '/=> \// {print $3}' |
+    { grep -v -E '/lib(c|m|stdc\+\+|gcc_s)\.so' || true; } | xargs -r -I{} cp -L {} "$stage/lib/"
   tar -C "$stage" -cJf "$archive" .
   printf 'packed %s: %s\n' "$archive" "$(tr '\n' ' ' <"$stage/order")"
 }
@@ -138,7 +139,8 @@ run() {
       for test in "$dir"/bin/*_test; do
         [[ -x $test ]] || continue
         local verdict=passed
-        CUZK_REQUIRE_GPU=1 "$test" --gtest_brief=1 >"$checks/$(basename "$test").log" 2>&1 || verdict=FAILED
+        CUZK_REQUIRE_GPU=1 "$test" --gtest_brief=1 >"$checks/$(basename "$test").log" 2>&1 ||
+          verdict=FAILED
         printf '%s (%s): %s\n' "$(basename "$test")" "$(cat "$dir/bin/commit")" "$verdict"
         [[ $verdict == passed ]] || tail -n 20 "$checks/$(basename "$test").log"
       done
