@@ -205,13 +205,22 @@ for rr in runs.values():
 commits = {n: open(f"{logs}/{n}.commit").read().strip() for n in names}
 lines = ["v%d = %s (%s), %d rounds" % (i + 1, n, commits[n], len(runs[n]))
          for i, n in enumerate(names)]
+lines.append("(each cell: the mean of the round medians ± the largest gap between rounds; after\n"
+             " v1, the change against v1, negative where faster)")
 lines.append("%-10s %-26s %5s " % ("curve", "op", "log_n") +
-             " ".join("%22s" % ("v%d ms ± rounds" % (i + 1)) for i in range(len(names))))
+             " ".join("%22s" % "v1 ms ± rounds" if i == 0 else "%30s" % ("v%d ms ± rounds  vs v1" % (i + 1))
+                      for i in range(len(names))))
 for key in cases:
-    cells = []
-    for n in names:
+    cells, first = [], None
+    for i, n in enumerate(names):
         ms = [x["median_ms"] for rr in runs[n] for x in rr if (x["curve"], x["op"], x["log_n"]) == key]
-        cells.append("%12.3f ±%7.3f" % (sum(ms) / len(ms), max(ms) - min(ms)) if ms else " " * 22)
+        mean = sum(ms) / len(ms) if ms else None
+        cell = "%12.3f ±%7.3f" % (mean, max(ms) - min(ms)) if ms else " " * 22
+        if i == 0:
+            first = mean
+        else:
+            cell += " %+6.1f%%" % (100 * (mean / first - 1)) if ms and first else " " * 8
+        cells.append(cell)
     lines.append("%-10s %-26s %5d " % key + " ".join(cells))
 open(f"{out}/variants.txt", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
