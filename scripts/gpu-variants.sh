@@ -36,7 +36,8 @@
 #
 # Environment: VARIANT_BENCH (default bench/gpu/ntt/bench_gpu_ntt) and VARIANT_TEST (default
 # tests/gpu/cuzk_gpu_ntt_test; empty for none), paths in the build directory; BENCH_ARGS
-# (default "--runs 7 --twiddles compact,full 20 24 27"), ROUNDS (default 2), RUN_TESTS (default
+# (default "--runs 7 --twiddles compact,full 20 24 27"), ONLY (names of the variants to run, in
+# the packed order; default all), ROUNDS (default 2), RUN_TESTS (default
 # 1), OUT (default ./variants-out).
 set -euo pipefail
 
@@ -129,7 +130,13 @@ run() {
   tar -C "$dir" -xJf "$archive"
   export LD_LIBRARY_PATH="$dir/lib:${LD_LIBRARY_PATH:-}"
   mapfile -t names <"$dir/order"
-  cp "$dir/order" "$logs/order"
+  if [[ -n ${ONLY:-} ]]; then
+    local only=" $ONLY " kept=()
+    for name in "${names[@]}"; do [[ $only == *" $name "* ]] && kept+=("$name"); done
+    ((${#kept[@]})) || fail "none of ONLY ($ONLY) is in $archive"
+    names=("${kept[@]}")
+  fi
+  printf '%s\n' "${names[@]}" >"$logs/order"
   for name in "${names[@]}"; do cp "$dir/variants/$name/commit" "$logs/$name.commit"; done
   nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader 2>/dev/null || true
   if [[ ${RUN_TESTS:-1} == 1 ]]; then
