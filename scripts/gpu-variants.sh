@@ -119,6 +119,21 @@ pack() {
   printf 'packed %s: %s\n' "$archive" "$(tr '\n' ' ' <"$stage/order")"
 }
 
+# check LABEL LOG COMMAND...: runs COMMAND with CUZK_REQUIRE_GPU=1 (a GPU it cannot see fails
+# it instead of letting it skip), its output to LOG; prints LABEL and the verdict, and LOG's end
+# where it failed. Its status is the command's.
+check() {
+  local label=$1 log=$2
+  shift 2
+  if CUZK_REQUIRE_GPU=1 "$@" >"$log" 2>&1; then
+    printf '%s: passed\n' "$label"
+  else
+    printf '%s: FAILED\n' "$label"
+    tail -n 20 "$log"
+    return 1
+  fi
+}
+
 run() {
   local archive=$1
   local out=${OUT:-variants-out} dir
@@ -141,33 +156,26 @@ run() {
   nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader 2>/dev/null || true
   if [[ ${RUN_TESTS:-1} == 1 ]]; then
     if [[ -d $dir/bin ]]; then
-      local checks=$out/checks
+      local checks=$out/checks commit
+      commit=$(cat "$dir/bin/commit")
       mkdir -p "$checks"
       for test in "$dir"/bin/*_test; do
         [[ -x $test ]] || continue
-        local verdict=passed
-        CUZK_REQUIRE_GPU=1 "$test" --gtest_brief=1 >"$checks/$(basename "$test").log" 2>&1 ||
-          verdict=FAILED
-        printf '%s (%s): %s\n' "$(basename "$test")" "$(cat "$dir/bin/commit")" "$verdict"
-        [[ $verdict == passed ]] || tail -n 20 "$checks/$(basename "$test").log"
+        check "$(basename "$test") ($commit)" "$checks/$(basename "$test").log" "$test" --gtest_brief=1 ||
+          true
       done
       if [[ -x $dir/bin/cuzk ]]; then
         for curve in bn254 bls12_381; do
-          local verdict=passed example=$dir/example-$curve
-          "$dir/bin/cuzk" example --backend cuda --curve $curve --dir "$example" \
-            >"$checks/example_$curve.log" 2>&1 || verdict=FAILED
-          printf 'cuzk example --backend cuda --curve %s: %s\n' $curve "$verdict"
-          tail -n 3 "$checks/example_$curve.log"
+          check "cuzk example --backend cuda --curve $curve" "$checks/example_$curve.log" \
+            "$dir/bin/cuzk" example --backend cuda --curve $curve --dir "$dir/example-$curve" &&
+            tail -n 3 "$checks/example_$curve.log"
         done
       fi
     fi
     for name in "${names[@]}"; do
       [[ -x $dir/variants/$name/test ]] || continue
-      local verdict=passed
-      CUZK_REQUIRE_GPU=1 "$dir/variants/$name/test" --gtest_brief=1 >"$logs/$name.test.log" 2>&1 ||
-        verdict=FAILED
-      printf 'tests of %s (%s): %s\n' "$name" "$(cat "$logs/$name.commit")" "$verdict"
-      [[ $verdict == passed ]] || tail -n 20 "$logs/$name.test.log"
+      check "tests of $name ($(cat "$logs/$name.commit"))" "$logs/$name.test.log" \
+        "$dir/variants/$name/test" --gtest_brief=1 || true
     done
   fi
   local rounds=${ROUNDS:-2}
