@@ -161,8 +161,9 @@ run() {
       mkdir -p "$checks"
       for test in "$dir"/bin/*_test; do
         [[ -x $test ]] || continue
-        check "$(basename "$test") ($commit)" "$checks/$(basename "$test").log" "$test" --gtest_brief=1 ||
-          true
+        local test_name
+        test_name=$(basename "$test")
+        check "$test_name ($commit)" "$checks/$test_name.log" "$test" --gtest_brief=1 || true
       done
       if [[ -x $dir/bin/cuzk ]]; then
         for curve in bn254 bls12_381; do
@@ -223,8 +224,8 @@ lines = ["v%d = %s (%s), %d rounds" % (i + 1, n, commits[n], len(runs[n]))
 lines.append("(each cell: the mean of the round medians ± the largest gap between rounds; after\n"
              " v1, the change against v1, negative where faster)")
 lines.append("%-10s %-26s %5s " % ("curve", "op", "log_n") +
-             " ".join("%22s" % "v1 ms ± rounds" if i == 0 else "%30s" % ("v%d ms ± rounds  vs v1" % (i + 1))
-                      for i in range(len(names))))
+             " ".join("%22s" % "v1 ms ± rounds" if i == 0 else
+                      "%30s" % ("v%d ms ± rounds  vs v1" % (i + 1)) for i in range(len(names))))
 for key in cases:
     cells, first = [], None
     for i, n in enumerate(names):
