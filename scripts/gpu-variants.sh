@@ -14,7 +14,7 @@
 #   with '/' as '-') and lib/ with the shared libraries a bare machine lacks (oneTBB). The
 #   revisions after --bench-only go without their tests: timing bounds whose results are wrong
 #   by design. A revision may carry patches, REV+FILE[+FILE...] (e.g.
-#   main+bench/variants/ntt-paired-butterflies.patch, files relative to the repository root):
+#   main+bench/variants/a-change.patch, files relative to the repository root):
 #   they are applied onto REV in the worktree in that order, and the variant is named after REV
 #   and the patches (kernel changes kept as patches until timed: bench/variants).
 # run: unpacks ARCHIVE, runs each variant's test binary once (unless RUN_TESTS=0; with

@@ -178,11 +178,13 @@ def main():
         sys.exit(__doc__)
     with open(sys.argv[1], newline="") as f:
         rows = [row for row in csv.reader(f) if row]
-    found = False
+    found, previous = False, None
     for title, header, data in kernels(rows):
-        if data:
+        # Nsight Compute 2025 writes each launch's page twice in a row: summarize it once.
+        if data and data != previous:
             found = True
             summarize(title or "kernel", header, data, sys.stdout)
+        previous = data
     if not found:
         sys.exit(f"{sys.argv[1]}: no source-page rows (a header with Address and Source)")
 
