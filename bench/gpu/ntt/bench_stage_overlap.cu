@@ -1,0 +1,257 @@
+// bench_stage_overlap: can an SM overlap the NTT stages' shared-memory work with their products
+// when different warps do them? A timing bound for the pass kernel's next shape (warps
+// specialized within a block, src/gpu/ntt/README.md), not a transform: the values are random,
+// the results are not checked, and the two groups of warps of the split modes touch the same
+// slots without ordering between them.
+//
+//   bench_stage_overlap [--json FILE] [--runs N] [--stages S] [--waves W]
+//
+// Each block holds a tile of 1024 elements in shared memory (two planes of 16-byte words, as the
+// pass kernel stores them), 256 threads, 4 blocks an SM, and runs S stages on it. Every stage
+// has the same work in every mode (blocks: W waves of 4 an SM), 512 products and 512 butterfly sums (u + t, u − t) a block,
+// split differently:
+//   mixed:          each thread runs two butterflies with a product (load u, v; t = v·w; store
+//                   u + t, u − t), as every warp of the pass kernel does;
+//   products:       only the products, each thread two (load v, store v·w);
+//   sums:           only the sums, each thread two butterflies without a product;
+//   split:          warps 0-3 run the products (four a thread), warps 4-7 the sums (four a
+//                   thread), with a block barrier after every stage, the hand-over a
+//                   specialized kernel needs;
+//   split_unsynced: the same without the block barriers (the overlap's upper bound).
+// If split comes close to products alone while mixed takes about products + sums, warps that
+// only multiply can hide the stage work; if split takes as long as mixed, they cannot.
+// A warp's butterflies move to other lanes' slots from stage to stage (a warp barrier between),
+// so that every stage goes through shared memory.
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "bench_json.hpp"
+#include "curves/bls12_381_fields.hpp"
+#include "curves/bn254_fields.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/device_memory.hpp"
+#include "gpu/stream.hpp"
+
+namespace {
+
+using namespace cuzk;
+
+enum class Mode { kMixed, kProducts, kSums, kSplit, kSplitUnsynced };
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kSlots = 1024;
+constexpr unsigned kTwiddles = 64;
+
+// One element in two planes of 16-byte words: a quarter warp's accesses to 8 consecutive slots
+// take every bank once.
+template <class Fr>
+__device__ Fr load_slot(const uint4* tile, uint32_t slot) {
+  Fr r;
+  uint4* dst = reinterpret_cast<uint4*>(&r);
+  dst[0] = tile[slot];
+  dst[1] = tile[kSlots + slot];
+  return r;
+}
+template <class Fr>
+__device__ void store_slot(uint4* tile, uint32_t slot, const Fr& v) {
+  const uint4* src = reinterpret_cast<const uint4*>(&v);
+  tile[slot] = src[0];
+  tile[kSlots + slot] = src[1];
+}
+
+// Butterfly b of 512 reads slots b and b + 512. Warp w owns butterflies w·32 + (0..31) and
+// 256 + w·32 + (0..31) (for the split, the four warps of a group own their group's 512 / 4 per
+// warp the same way); at stage s, lane l takes the one of index (l + s) mod 32.
+__device__ uint32_t butterfly_of(uint32_t warp_base, uint32_t lane, uint32_t stage) {
+  return warp_base + ((lane + stage) & 31);
+}
+
+template <class Fr>
+__device__ void butterfly_with_product(uint4* tile, uint32_t b, const Fr& w) {
+  const Fr u = load_slot<Fr>(tile, b), t = load_slot<Fr>(tile, b + kSlots / 2) * w;
+  store_slot(tile, b, u + t);
+  store_slot(tile, b + kSlots / 2, u - t);
+}
+template <class Fr>
+__device__ void butterfly_sum(uint4* tile, uint32_t b) {
+  const Fr u = load_slot<Fr>(tile, b), t = load_slot<Fr>(tile, b + kSlots / 2);
+  store_slot(tile, b, u + t);
+  store_slot(tile, b + kSlots / 2, u - t);
+}
+template <class Fr>
+__device__ void product_in_place(uint4* tile, uint32_t slot, const Fr& w) {
+  store_slot(tile, slot, load_slot<Fr>(tile, slot) * w);
+}
+
+template <class Fr, Mode kMode>
+__global__ void __launch_bounds__(kThreads, 4)
+    stage_kernel(Fr* data, const Fr* twiddles, unsigned stages) {
+  extern __shared__ uint4 tile[];
+  Fr* block_data = data + size_t(blockIdx.x) * kSlots;
+  for (uint32_t s = threadIdx.x; s < kSlots; s += kThreads) store_slot(tile, s, block_data[s]);
+  __syncthreads();
+  const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+#pragma unroll 1
+  for (uint32_t stage = 0; stage < stages; ++stage) {
+    const Fr w = twiddles[stage % kTwiddles];
+    if constexpr (kMode == Mode::kMixed || kMode == Mode::kSums || kMode == Mode::kProducts) {
+#pragma unroll 1
+      for (uint32_t half = 0; half < 2; ++half) {
+        const uint32_t b = butterfly_of(half * 256 + warp * 32, lane, stage);
+        if constexpr (kMode == Mode::kMixed) butterfly_with_product(tile, b, w);
+        if constexpr (kMode == Mode::kSums) butterfly_sum<Fr>(tile, b);
+        if constexpr (kMode == Mode::kProducts) product_in_place(tile, b + kSlots / 2, w);
+      }
+      __syncwarp();
+    } else {
+      // Four warps a group: 128 threads, four butterflies (or products) each, 512 a stage.
+      const uint32_t group_warp = warp % 4;
+#pragma unroll 1
+      for (uint32_t quarter = 0; quarter < 4; ++quarter) {
+        const uint32_t b = butterfly_of(quarter * 128 + group_warp * 32, lane, stage);
+        if (warp < 4) {
+          product_in_place(tile, b + kSlots / 2, w);
+        } else {
+          butterfly_sum<Fr>(tile, b);
+        }
+      }
+      if constexpr (kMode == Mode::kSplit) {
+        __syncthreads();
+      } else {
+        __syncwarp();
+      }
+    }
+  }
+  __syncthreads();
+  for (uint32_t s = threadIdx.x; s < kSlots; s += kThreads) block_data[s] = load_slot<Fr>(tile, s);
+}
+
+struct Options {
+  std::string json_path;
+  int runs = 7;
+  unsigned stages = 64;
+  unsigned waves = 16;  // blocks = waves · 4 · multiprocessors
+};
+
+std::variant<Options, int> parse(int argc, char** argv) {
+  Options o;
+  CLI::App app{"Overlap of the NTT stages' shared-memory work and products across warps"};
+  app.add_option("--json", o.json_path, "write results in the bench/results shape");
+  app.add_option("--runs", o.runs, "timed runs per mode")->check(CLI::Range(1, 1000));
+  app.add_option("--stages", o.stages, "stages a block runs on its tile")
+      ->check(CLI::Range(1u, 4096u));
+  app.add_option("--waves", o.waves, "blocks per (4 blocks x multiprocessors)")
+      ->check(CLI::Range(1u, 1024u));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  return o;
+}
+
+template <class Fr>
+std::vector<Fr> random_elements(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Fr> v(n);
+  for (auto& x : v) x = Fr::random(rng);
+  return v;
+}
+
+template <class Fr, Mode kMode>
+void time_mode(const char* mode, const std::string& curve, const Options& o, unsigned blocks,
+               Fr* data, const Fr* twiddles, const gpu::Stream& stream, nlohmann::json& results) {
+  constexpr size_t kShared = 2 * kSlots * sizeof(uint4);
+  CUDA_CHECK(cudaFuncSetAttribute(stage_kernel<Fr, kMode>,
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize, int(kShared)));
+  auto launch = [&] {
+    stage_kernel<Fr, kMode><<<blocks, kThreads, kShared, stream>>>(data, twiddles, o.stages);
+    CUZK_CHECK_LAUNCH();
+  };
+  launch();
+  stream.synchronize();
+  gpu::Event start(true), end(true);
+  std::vector<double> ms;
+  for (int r = 0; r < o.runs; ++r) {
+    start.record(stream);
+    launch();
+    end.record(stream);
+    end.synchronize();
+    ms.push_back(gpu::Event::elapsed_ms(start, end));
+  }
+  std::sort(ms.begin(), ms.end());
+  const double median = ms[ms.size() / 2];
+  // Every mode does 512 products and/or 512 sums a block and stage: the rate of block-stages.
+  const double products_per_s = double(blocks) * o.stages * 512 / (median * 1e-3);
+  std::printf("%-16s %-10s %10.3f %10.3f %10.3f %12.2f\n", mode, curve.c_str(), median, ms.front(),
+              ms.back(), products_per_s * 1e-9);
+  std::fflush(stdout);
+  results.push_back({{"op", std::string("stage_overlap_") + mode},
+                     {"curve", curve},
+                     {"blocks", blocks},
+                     {"stages", o.stages},
+                     {"median_ms", median},
+                     {"min_ms", ms.front()},
+                     {"max_ms", ms.back()},
+                     {"runs", o.runs},
+                     {"g_butterflies_per_s", products_per_s * 1e-9}});
+}
+
+template <class Fr>
+void bench_curve(const std::string& curve, const Options& o, unsigned blocks,
+                 nlohmann::json& results) {
+  gpu::Stream stream;
+  auto data = gpu::DeviceBuffer<Fr>::allocate_blocking(size_t(blocks) * kSlots);
+  auto twiddles = gpu::DeviceBuffer<Fr>::allocate_blocking(kTwiddles);
+  const auto host = random_elements<Fr>(size_t(blocks) * kSlots, 1);
+  data.upload(host, stream);
+  twiddles.upload(random_elements<Fr>(kTwiddles, 2), stream);
+  stream.synchronize();
+  time_mode<Fr, Mode::kMixed>("mixed", curve, o, blocks, data.data(), twiddles.data(), stream,
+                              results);
+  time_mode<Fr, Mode::kProducts>("products", curve, o, blocks, data.data(), twiddles.data(),
+                                 stream, results);
+  time_mode<Fr, Mode::kSums>("sums", curve, o, blocks, data.data(), twiddles.data(), stream,
+                             results);
+  time_mode<Fr, Mode::kSplit>("split", curve, o, blocks, data.data(), twiddles.data(), stream,
+                              results);
+  time_mode<Fr, Mode::kSplitUnsynced>("split_unsynced", curve, o, blocks, data.data(),
+                                      twiddles.data(), stream, results);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto parsed = parse(argc, argv);
+  if (std::holds_alternative<int>(parsed)) return std::get<int>(parsed);
+  const Options o = std::get<Options>(parsed);
+  try {
+    if (gpu::device_count() == 0) {
+      std::fprintf(stderr, "bench_stage_overlap: no CUDA device\n");
+      return 1;
+    }
+    const gpu::DeviceInfo info = gpu::device_info(0);
+    std::printf("device: %s\n", gpu::describe(info).c_str());
+    const unsigned blocks = o.waves * 4 * unsigned(info.multiprocessors);
+    std::printf("%u blocks of %u threads, %u stages each\n", blocks, kThreads, o.stages);
+    std::printf("%-16s %-10s %10s %10s %10s %12s\n", "mode", "curve", "median_ms", "min_ms",
+                "max_ms", "G bfly/s");
+    nlohmann::json results = nlohmann::json::array();
+    bench_curve<bls12_381::Fr>("bls12_381", o, blocks, results);
+    bench_curve<bn254::Fr>("bn254", o, blocks, results);
+    if (!o.json_path.empty()) bench::write_results(o.json_path, info.name, argc, argv, results);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_stage_overlap: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
