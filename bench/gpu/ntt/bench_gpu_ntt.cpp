@@ -33,11 +33,14 @@
 #include "gpu/device_memory.hpp"
 #include "gpu/ntt/ntt.hpp"
 #include "gpu/stream.hpp"
+#include "stream_timing.hpp"
 #include "util/error.hpp"
 
 namespace {
 
 using namespace cuzk;
+using bench::time_on_stream;
+using bench::Timing;
 using gpu::ntt::Convention;
 using gpu::ntt::DeviceDomain;
 
@@ -73,30 +76,6 @@ std::variant<Options, int> parse(int argc, char** argv) {
   }
   o.h = !no_h;
   return o;
-}
-
-struct Timing {
-  double median_ms, min_ms, max_ms;
-};
-
-// One warm-up, then `runs` timed runs of `work` (which enqueues on `stream`).
-template <class Work>
-Timing time_on_stream(const gpu::Stream& stream, int runs, Work work) {
-  work();
-  stream.synchronize();
-  gpu::Event start(true), end(true);
-  std::vector<double> ms;
-  for (int r = 0; r < runs; ++r) {
-    start.record(stream);
-    work();
-    end.record(stream);
-    end.synchronize();
-    ms.push_back(gpu::Event::elapsed_ms(start, end));
-  }
-  std::sort(ms.begin(), ms.end());
-  const size_t m = ms.size();
-  const double median = m % 2 == 1 ? ms[m / 2] : (ms[m / 2 - 1] + ms[m / 2]) / 2;
-  return {median, ms.front(), ms.back()};
 }
 
 // Random field elements: 2^16 drawn, repeated over the buffer (values do not change timing).

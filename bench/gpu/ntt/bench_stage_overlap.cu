@@ -8,8 +8,8 @@
 //
 // Each block holds a tile of 1024 elements in shared memory (two planes of 16-byte words, as the
 // pass kernel stores them), 256 threads, 4 blocks an SM, and runs S stages on it. Every stage
-// has the same work in every mode (blocks: W waves of 4 an SM), 512 products and 512 butterfly sums (u + t, u − t) a block,
-// split differently:
+// has the same work in every mode (blocks: W waves of 4 an SM), 512 products and 512 butterfly sums
+// (u + t, u − t) a block, split differently:
 //   mixed:          each thread runs two butterflies with a product (load u, v; t = v·w; store
 //                   u + t, u − t), as every warp of the pass kernel does;
 //   products:       only the products, each thread two (load v, store v·w);
@@ -26,7 +26,6 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -40,6 +39,7 @@
 #include "gpu/device_info.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu/stream.hpp"
+#include "stream_timing.hpp"
 
 namespace {
 
@@ -173,35 +173,22 @@ void time_mode(const char* mode, const std::string& curve, const Options& o, uns
   constexpr size_t kShared = 2 * kSlots * sizeof(uint4);
   CUDA_CHECK(cudaFuncSetAttribute(stage_kernel<Fr, kMode>,
                                   cudaFuncAttributeMaxDynamicSharedMemorySize, int(kShared)));
-  auto launch = [&] {
+  const bench::Timing t = bench::time_on_stream(stream, o.runs, [&] {
     stage_kernel<Fr, kMode><<<blocks, kThreads, kShared, stream>>>(data, twiddles, o.stages);
     CUZK_CHECK_LAUNCH();
-  };
-  launch();
-  stream.synchronize();
-  gpu::Event start(true), end(true);
-  std::vector<double> ms;
-  for (int r = 0; r < o.runs; ++r) {
-    start.record(stream);
-    launch();
-    end.record(stream);
-    end.synchronize();
-    ms.push_back(gpu::Event::elapsed_ms(start, end));
-  }
-  std::sort(ms.begin(), ms.end());
-  const double median = ms[ms.size() / 2];
+  });
   // Every mode does 512 products and/or 512 sums a block and stage: the rate of block-stages.
-  const double products_per_s = double(blocks) * o.stages * 512 / (median * 1e-3);
-  std::printf("%-16s %-10s %10.3f %10.3f %10.3f %12.2f\n", mode, curve.c_str(), median, ms.front(),
-              ms.back(), products_per_s * 1e-9);
+  const double products_per_s = double(blocks) * o.stages * 512 / (t.median_ms * 1e-3);
+  std::printf("%-16s %-10s %10.3f %10.3f %10.3f %12.2f\n", mode, curve.c_str(), t.median_ms,
+              t.min_ms, t.max_ms, products_per_s * 1e-9);
   std::fflush(stdout);
   results.push_back({{"op", std::string("stage_overlap_") + mode},
                      {"curve", curve},
                      {"blocks", blocks},
                      {"stages", o.stages},
-                     {"median_ms", median},
-                     {"min_ms", ms.front()},
-                     {"max_ms", ms.back()},
+                     {"median_ms", t.median_ms},
+                     {"min_ms", t.min_ms},
+                     {"max_ms", t.max_ms},
                      {"runs", o.runs},
                      {"g_butterflies_per_s", products_per_s * 1e-9}});
 }
@@ -218,8 +205,8 @@ void bench_curve(const std::string& curve, const Options& o, unsigned blocks,
   stream.synchronize();
   time_mode<Fr, Mode::kMixed>("mixed", curve, o, blocks, data.data(), twiddles.data(), stream,
                               results);
-  time_mode<Fr, Mode::kProducts>("products", curve, o, blocks, data.data(), twiddles.data(),
-                                 stream, results);
+  time_mode<Fr, Mode::kProducts>("products", curve, o, blocks, data.data(), twiddles.data(), stream,
+                                 results);
   time_mode<Fr, Mode::kSums>("sums", curve, o, blocks, data.data(), twiddles.data(), stream,
                              results);
   time_mode<Fr, Mode::kSplit>("split", curve, o, blocks, data.data(), twiddles.data(), stream,
