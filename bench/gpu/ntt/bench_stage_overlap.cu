@@ -7,8 +7,8 @@
 //   bench_stage_overlap [--json FILE] [--runs N] [--stages S] [--waves W]
 //
 // Each block holds a tile of 1024 elements in shared memory (two planes of 16-byte words, as the
-// pass kernel stores them), 256 threads, 4 blocks an SM, and runs S stages on it. Every stage
-// has the same work in every mode (blocks: W waves of 4 an SM), 512 products and 512 butterfly sums
+// pass kernel stores them), 256 threads, 4 blocks an SM (W waves of them), and runs S stages on
+// it. Every stage has the same work in every mode, 512 products and 512 butterfly sums
 // (u + t, u − t) a block, split differently:
 //   mixed:          each thread runs two butterflies with a product (load u, v; t = v·w; store
 //                   u + t, u − t), as every warp of the pass kernel does;
