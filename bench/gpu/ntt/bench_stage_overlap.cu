@@ -17,7 +17,11 @@
 //   split:          warps 0-3 run the products (four a thread), warps 4-7 the sums (four a
 //                   thread), with a block barrier after every stage, the hand-over a
 //                   specialized kernel needs;
-//   split_unsynced: the same without the block barriers (the overlap's upper bound).
+//   split_unsynced: the same without the block barriers (the overlap's upper bound);
+//   mixed_global_table, mixed_shared_table: mixed, each butterfly with its own twiddle from a
+//                   table of 512 (index (b << (stage mod 9)) mod 512, as a pass's column
+//                   twiddles go), read from global memory through L1 as the pass kernel reads
+//                   it, or from a copy in shared memory (16 KiB more a block).
 // If split comes close to products alone while mixed takes about products + sums, warps that
 // only multiply can hide the stage work; if split takes as long as mixed, they cannot.
 // A warp's butterflies move to other lanes' slots from stage to stage (a warp barrier between),
@@ -45,11 +49,19 @@ namespace {
 
 using namespace cuzk;
 
-enum class Mode { kMixed, kProducts, kSums, kSplit, kSplitUnsynced };
+enum class Mode {
+  kMixed,
+  kMixedGlobalTable,
+  kMixedSharedTable,
+  kProducts,
+  kSums,
+  kSplit,
+  kSplitUnsynced
+};
 
 constexpr unsigned kThreads = 256;
 constexpr unsigned kSlots = 1024;
-constexpr unsigned kTwiddles = 64;
+constexpr unsigned kTwiddles = 512;
 
 // One element in two planes of 16-byte words: a quarter warp's accesses to 8 consecutive slots
 // take every bank once.
@@ -92,22 +104,55 @@ __device__ void product_in_place(uint4* tile, uint32_t slot, const Fr& w) {
   store_slot(tile, slot, load_slot<Fr>(tile, slot) * w);
 }
 
+// The twiddle of butterfly b at `stage`: one element of the table for the whole block
+// (broadcast), or its own one.
+template <class Fr, Mode kMode>
+__device__ Fr twiddle_of(const Fr* twiddles, const Fr* shared_twiddles, uint32_t b,
+                         uint32_t stage) {
+  const uint32_t index = (b << (stage % 9)) % kTwiddles;
+  if constexpr (kMode == Mode::kMixedGlobalTable) {
+    Fr w;
+    const uint4* src = reinterpret_cast<const uint4*>(twiddles + index);
+    uint4* dst = reinterpret_cast<uint4*>(&w);
+    dst[0] = src[0];
+    dst[1] = src[1];
+    return w;
+  } else if constexpr (kMode == Mode::kMixedSharedTable) {
+    return shared_twiddles[index];
+  } else {
+    return twiddles[stage % kTwiddles];
+  }
+}
+
+constexpr bool uses_shared_table(Mode m) { return m == Mode::kMixedSharedTable; }
+constexpr bool is_mixed(Mode m) {
+  return m == Mode::kMixed || m == Mode::kMixedGlobalTable || m == Mode::kMixedSharedTable;
+}
+
 template <class Fr, Mode kMode>
 __global__ void __launch_bounds__(kThreads, 4)
     stage_kernel(Fr* data, const Fr* twiddles, unsigned stages) {
   extern __shared__ uint4 tile[];
+  Fr* shared_twiddles = reinterpret_cast<Fr*>(tile + 2 * kSlots);
   Fr* block_data = data + size_t(blockIdx.x) * kSlots;
   for (uint32_t s = threadIdx.x; s < kSlots; s += kThreads) store_slot(tile, s, block_data[s]);
+  if constexpr (uses_shared_table(kMode)) {
+    for (uint32_t i = threadIdx.x; i < kTwiddles; i += kThreads) shared_twiddles[i] = twiddles[i];
+  }
   __syncthreads();
   const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 #pragma unroll 1
   for (uint32_t stage = 0; stage < stages; ++stage) {
     const Fr w = twiddles[stage % kTwiddles];
-    if constexpr (kMode == Mode::kMixed || kMode == Mode::kSums || kMode == Mode::kProducts) {
+    if constexpr (is_mixed(kMode) || kMode == Mode::kSums || kMode == Mode::kProducts) {
 #pragma unroll 1
       for (uint32_t half = 0; half < 2; ++half) {
         const uint32_t b = butterfly_of(half * 256 + warp * 32, lane, stage);
         if constexpr (kMode == Mode::kMixed) butterfly_with_product(tile, b, w);
+        if constexpr (kMode == Mode::kMixedGlobalTable || kMode == Mode::kMixedSharedTable) {
+          butterfly_with_product(tile, b,
+                                 twiddle_of<Fr, kMode>(twiddles, shared_twiddles, b, stage));
+        }
         if constexpr (kMode == Mode::kSums) butterfly_sum<Fr>(tile, b);
         if constexpr (kMode == Mode::kProducts) product_in_place(tile, b + kSlots / 2, w);
       }
@@ -170,7 +215,8 @@ std::vector<Fr> random_elements(size_t n, uint64_t seed) {
 template <class Fr, Mode kMode>
 void time_mode(const char* mode, const std::string& curve, const Options& o, unsigned blocks,
                Fr* data, const Fr* twiddles, const gpu::Stream& stream, nlohmann::json& results) {
-  constexpr size_t kShared = 2 * kSlots * sizeof(uint4);
+  constexpr size_t kShared =
+      2 * kSlots * sizeof(uint4) + (uses_shared_table(kMode) ? kTwiddles * sizeof(Fr) : 0);
   CUDA_CHECK(cudaFuncSetAttribute(stage_kernel<Fr, kMode>,
                                   cudaFuncAttributeMaxDynamicSharedMemorySize, int(kShared)));
   const bench::Timing t = bench::time_on_stream(stream, o.runs, [&] {
@@ -179,7 +225,7 @@ void time_mode(const char* mode, const std::string& curve, const Options& o, uns
   });
   // Every mode does 512 products and/or 512 sums a block and stage: the rate of block-stages.
   const double products_per_s = double(blocks) * o.stages * 512 / (t.median_ms * 1e-3);
-  std::printf("%-16s %-10s %10.3f %10.3f %10.3f %12.2f\n", mode, curve.c_str(), t.median_ms,
+  std::printf("%-18s %-10s %10.3f %10.3f %10.3f %12.2f\n", mode, curve.c_str(), t.median_ms,
               t.min_ms, t.max_ms, products_per_s * 1e-9);
   std::fflush(stdout);
   results.push_back({{"op", std::string("stage_overlap_") + mode},
@@ -205,6 +251,10 @@ void bench_curve(const std::string& curve, const Options& o, unsigned blocks,
   stream.synchronize();
   time_mode<Fr, Mode::kMixed>("mixed", curve, o, blocks, data.data(), twiddles.data(), stream,
                               results);
+  time_mode<Fr, Mode::kMixedGlobalTable>("mixed_global_table", curve, o, blocks, data.data(),
+                                         twiddles.data(), stream, results);
+  time_mode<Fr, Mode::kMixedSharedTable>("mixed_shared_table", curve, o, blocks, data.data(),
+                                         twiddles.data(), stream, results);
   time_mode<Fr, Mode::kProducts>("products", curve, o, blocks, data.data(), twiddles.data(), stream,
                                  results);
   time_mode<Fr, Mode::kSums>("sums", curve, o, blocks, data.data(), twiddles.data(), stream,
@@ -230,7 +280,7 @@ int main(int argc, char** argv) {
     std::printf("device: %s\n", gpu::describe(info).c_str());
     const unsigned blocks = o.waves * 4 * unsigned(info.multiprocessors);
     std::printf("%u blocks of %u threads, %u stages each\n", blocks, kThreads, o.stages);
-    std::printf("%-16s %-10s %10s %10s %10s %12s\n", "mode", "curve", "median_ms", "min_ms",
+    std::printf("%-18s %-10s %10s %10s %10s %12s\n", "mode", "curve", "median_ms", "min_ms",
                 "max_ms", "G bfly/s");
     nlohmann::json results = nlohmann::json::array();
     bench_curve<bls12_381::Fr>("bls12_381", o, blocks, results);
