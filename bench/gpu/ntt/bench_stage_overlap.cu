@@ -1,5 +1,5 @@
 // bench_stage_overlap: can an SM overlap the NTT stages' shared-memory work with their products
-// when different warps do them? A timing bound for the pass kernel's next shape (warps
+// when different warps do them? A timing bound for a candidate shape of the pass kernel (warps
 // specialized within a block, src/gpu/ntt/README.md), not a transform: the values are random,
 // the results are not checked, and the two groups of warps of the split modes touch the same
 // slots without ordering between them.
@@ -25,7 +25,9 @@
 // If split comes close to products alone while mixed takes about products + sums, warps that
 // only multiply can hide the stage work; if split takes as long as mixed, they cannot.
 // A warp's butterflies move to other lanes' slots from stage to stage (a warp barrier between),
-// so that every stage goes through shared memory.
+// so that every stage goes through shared memory. A block loads its tile from global memory
+// before its stages and stores it after them: with S = 9, as many stages as a pass of 2^27 has,
+// those accesses weigh as much as in a pass.
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
