@@ -232,6 +232,7 @@ void time_mode(const char* mode, const std::string& curve, const Options& o, uns
   std::fflush(stdout);
   results.push_back({{"op", std::string("stage_overlap_") + mode},
                      {"curve", curve},
+                     {"shape", "random"},
                      {"blocks", blocks},
                      {"stages", o.stages},
                      {"median_ms", t.median_ms},
