@@ -8,9 +8,10 @@ The source page has one row per SASS instruction with its warp-state samples (wh
 were when the sampler looked, and why they were not issuing) and its executed count. For each
 kernel in the file this prints the samples by stall reason, by kind of instruction, by straight
 run of code (split after every branch, barrier and exit, so that a Montgomery product, a stage's
-shared-memory accesses or a load phase shows up as one run), and the instructions with the most
-samples. The export's column names differ between Nsight Compute versions: columns are found by
-the words in their names, and a column that is missing leaves its part of the summary out.
+shared-memory accesses or a load phase shows up as one run), by phase (the code between block
+barriers), and the instructions with the most samples. The export's column names differ between
+Nsight Compute versions: columns are found by the words in their names, and a column that is
+missing leaves its part of the summary out.
 """
 import csv
 import sys
@@ -93,6 +94,19 @@ def kernels(rows):
         yield title, header, data
 
 
+def split_after(rows, ends):
+    """The rows in consecutive groups, each ending after a row whose opcode satisfies `ends`."""
+    groups, current = [], []
+    for r in rows:
+        current.append(r)
+        if ends(r["op"]):
+            groups.append(current)
+            current = []
+    if current:
+        groups.append(current)
+    return groups
+
+
 def percent(part, whole):
     return 100.0 * part / whole if whole else 0.0
 
@@ -141,28 +155,33 @@ def summarize(title, header, data, out):
     for name, (s, e, c) in sorted(by_kind.items(), key=lambda kv: -kv[1][0]):
         out.write(f"  {name:24s} {percent(s, total):6.1f}% {percent(e, executed):6.1f}%  ({c})\n")
 
-    runs, current = [], []
-    for r in rows:
-        current.append(r)
-        if r["op"].split(".")[0] in RUN_ENDS:
-            runs.append(current)
-            current = []
-    if current:
-        runs.append(current)
-    out.write("\nstraight runs by samples (start address, instructions, share of samples, "
-              "of executed, top reasons; contents)\n")
-    for run in sorted(runs, key=lambda run: -sum(r["samples"] for r in run))[:25]:
-        s = sum(r["samples"] for r in run)
-        e = sum(r["executed"] for r in run)
+    def shares(group):
+        """The group's share of samples and of executed instructions, and its top reasons."""
+        s = sum(r["samples"] for r in group)
+        e = sum(r["executed"] for r in group)
         why = Counter()
-        for r in run:
+        for r in group:
             why.update(r["reasons"])
         top = ", ".join(f"{n.replace('stall_', '')} {percent(v, s):.0f}%"
                         for n, v in why.most_common(3) if v)
+        return f"{percent(s, total):6.1f}% {percent(e, executed):6.1f}%  {top}"
+
+    # Phases: the code between block barriers, in address order (in a kernel whose phases are
+    # laid out in the order they run, such as the NTT pass: load phase, stages, store phase).
+    phases = split_after(rows, lambda op: op.startswith("BAR.SYNC") or op == "BAR")
+    if len(phases) > 1:
+        out.write("\nphases between block barriers, in address order (start address, "
+                  "instructions, share of samples, of executed, top reasons)\n")
+        for phase in phases:
+            out.write(f"  {phase[0]['address']:>8s} {len(phase):5d} {shares(phase)}\n")
+
+    runs = split_after(rows, lambda op: op.split(".")[0] in RUN_ENDS)
+    out.write("\nstraight runs by samples (start address, instructions, share of samples, "
+              "of executed, top reasons; contents)\n")
+    for run in sorted(runs, key=lambda run: -sum(r["samples"] for r in run))[:25]:
         ops = Counter(kind(r["op"]) for r in run)
         mix = ", ".join(f"{n} {c}" for n, c in ops.most_common(5))
-        out.write(f"  {run[0]['address']:>8s} {len(run):4d} {percent(s, total):6.1f}% "
-                  f"{percent(e, executed):6.1f}%  {top}\n           {mix}\n")
+        out.write(f"  {run[0]['address']:>8s} {len(run):4d} {shares(run)}\n           {mix}\n")
 
     out.write("\ninstructions by samples\n")
     for r in sorted(rows, key=lambda r: -r["samples"])[:30]:
