@@ -44,6 +44,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/device_memory.hpp"
+#include "gpu/ntt/pass.hpp"
 #include "gpu/stream.hpp"
 #include "stream_timing.hpp"
 
@@ -65,22 +66,11 @@ constexpr unsigned kThreads = 256;
 constexpr unsigned kSlots = 1024;
 constexpr unsigned kTwiddles = 512;
 
-// One element in two planes of 16-byte words: a quarter warp's accesses to 8 consecutive slots
-// take every bank once.
+// The tile as the pass kernel keeps it (gpu/ntt/pass.hpp, TileMemory): two planes of 16-byte
+// words, here without a spread, since a quarter warp's accesses to 8 consecutive slots take
+// every bank once already.
 template <class Fr>
-__device__ Fr load_slot(const uint4* tile, uint32_t slot) {
-  Fr r;
-  uint4* dst = reinterpret_cast<uint4*>(&r);
-  dst[0] = tile[slot];
-  dst[1] = tile[kSlots + slot];
-  return r;
-}
-template <class Fr>
-__device__ void store_slot(uint4* tile, uint32_t slot, const Fr& v) {
-  const uint4* src = reinterpret_cast<const uint4*>(&v);
-  tile[slot] = src[0];
-  tile[kSlots + slot] = src[1];
-}
+using Tile = gpu::ntt::TileMemory<Fr>;
 
 // Butterfly b of 512 reads slots b and b + 512. Warp w owns butterflies w·32 + (0..31) and
 // 256 + w·32 + (0..31) (for the split, the four warps of a group own their group's 512 / 4 per
@@ -90,20 +80,20 @@ __device__ uint32_t butterfly_of(uint32_t warp_base, uint32_t lane, uint32_t sta
 }
 
 template <class Fr>
-__device__ void butterfly_with_product(uint4* tile, uint32_t b, const Fr& w) {
-  const Fr u = load_slot<Fr>(tile, b), t = load_slot<Fr>(tile, b + kSlots / 2) * w;
-  store_slot(tile, b, u + t);
-  store_slot(tile, b + kSlots / 2, u - t);
+__device__ void butterfly_with_product(const Tile<Fr>& tile, uint32_t b, const Fr& w) {
+  const Fr u = tile.load(b), t = tile.load(b + kSlots / 2) * w;
+  tile.store(b, u + t);
+  tile.store(b + kSlots / 2, u - t);
 }
 template <class Fr>
-__device__ void butterfly_sum(uint4* tile, uint32_t b) {
-  const Fr u = load_slot<Fr>(tile, b), t = load_slot<Fr>(tile, b + kSlots / 2);
-  store_slot(tile, b, u + t);
-  store_slot(tile, b + kSlots / 2, u - t);
+__device__ void butterfly_sum(const Tile<Fr>& tile, uint32_t b) {
+  const Fr u = tile.load(b), t = tile.load(b + kSlots / 2);
+  tile.store(b, u + t);
+  tile.store(b + kSlots / 2, u - t);
 }
 template <class Fr>
-__device__ void product_in_place(uint4* tile, uint32_t slot, const Fr& w) {
-  store_slot(tile, slot, load_slot<Fr>(tile, slot) * w);
+__device__ void product_in_place(const Tile<Fr>& tile, uint32_t slot, const Fr& w) {
+  tile.store(slot, tile.load(slot) * w);
 }
 
 // The twiddle of butterfly b at `stage`: one element of the table for the whole block
@@ -113,12 +103,7 @@ __device__ Fr twiddle_of(const Fr* twiddles, const Fr* shared_twiddles, uint32_t
                          uint32_t stage) {
   const uint32_t index = (b << (stage % 9)) % kTwiddles;
   if constexpr (kMode == Mode::kMixedGlobalTable) {
-    Fr w;
-    const uint4* src = reinterpret_cast<const uint4*>(twiddles + index);
-    uint4* dst = reinterpret_cast<uint4*>(&w);
-    dst[0] = src[0];
-    dst[1] = src[1];
-    return w;
+    return gpu::ntt::load_element(twiddles + index);
   } else if constexpr (kMode == Mode::kMixedSharedTable) {
     return shared_twiddles[index];
   } else {
@@ -134,10 +119,11 @@ constexpr bool is_mixed(Mode m) {
 template <class Fr, Mode kMode>
 __global__ void __launch_bounds__(kThreads, 4)
     stage_kernel(Fr* data, const Fr* twiddles, unsigned stages) {
-  extern __shared__ uint4 tile[];
-  Fr* shared_twiddles = reinterpret_cast<Fr*>(tile + 2 * kSlots);
+  extern __shared__ uint4 shared_words[];
+  const Tile<Fr> tile{shared_words, kSlots, gpu::ntt::SlotSpread{}};
+  Fr* shared_twiddles = reinterpret_cast<Fr*>(shared_words + Tile<Fr>::kParts * kSlots);
   Fr* block_data = data + size_t(blockIdx.x) * kSlots;
-  for (uint32_t s = threadIdx.x; s < kSlots; s += kThreads) store_slot(tile, s, block_data[s]);
+  for (uint32_t s = threadIdx.x; s < kSlots; s += kThreads) tile.store(s, block_data[s]);
   if constexpr (uses_shared_table(kMode)) {
     for (uint32_t i = threadIdx.x; i < kTwiddles; i += kThreads) shared_twiddles[i] = twiddles[i];
   }
@@ -155,7 +141,7 @@ __global__ void __launch_bounds__(kThreads, 4)
           butterfly_with_product(tile, b,
                                  twiddle_of<Fr, kMode>(twiddles, shared_twiddles, b, stage));
         }
-        if constexpr (kMode == Mode::kSums) butterfly_sum<Fr>(tile, b);
+        if constexpr (kMode == Mode::kSums) butterfly_sum(tile, b);
         if constexpr (kMode == Mode::kProducts) product_in_place(tile, b + kSlots / 2, w);
       }
       __syncwarp();
@@ -168,7 +154,7 @@ __global__ void __launch_bounds__(kThreads, 4)
         if (warp < 4) {
           product_in_place(tile, b + kSlots / 2, w);
         } else {
-          butterfly_sum<Fr>(tile, b);
+          butterfly_sum(tile, b);
         }
       }
       if constexpr (kMode == Mode::kSplit) {
@@ -179,7 +165,7 @@ __global__ void __launch_bounds__(kThreads, 4)
     }
   }
   __syncthreads();
-  for (uint32_t s = threadIdx.x; s < kSlots; s += kThreads) block_data[s] = load_slot<Fr>(tile, s);
+  for (uint32_t s = threadIdx.x; s < kSlots; s += kThreads) block_data[s] = tile.load(s);
 }
 
 struct Options {
@@ -218,7 +204,7 @@ template <class Fr, Mode kMode>
 void time_mode(const char* mode, const std::string& curve, const Options& o, unsigned blocks,
                Fr* data, const Fr* twiddles, const gpu::Stream& stream, nlohmann::json& results) {
   constexpr size_t kShared =
-      2 * kSlots * sizeof(uint4) + (uses_shared_table(kMode) ? kTwiddles * sizeof(Fr) : 0);
+      kSlots * sizeof(Fr) + (uses_shared_table(kMode) ? kTwiddles * sizeof(Fr) : 0);
   CUDA_CHECK(cudaFuncSetAttribute(stage_kernel<Fr, kMode>,
                                   cudaFuncAttributeMaxDynamicSharedMemorySize, int(kShared)));
   const bench::Timing t = bench::time_on_stream(stream, o.runs, [&] {
