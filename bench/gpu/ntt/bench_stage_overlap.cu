@@ -8,8 +8,8 @@
 //
 // Each block holds a tile of 1024 elements in shared memory (two planes of 16-byte words, as the
 // pass kernel stores them), 256 threads, 4 blocks an SM (W waves of them), and runs S stages on
-// it. Every stage has the same work in every mode, 512 products and 512 butterfly sums
-// (u + t, u − t) a block, split differently:
+// it. Every stage has the same work in every mode but pass_like, 512 products and 512 butterfly
+// sums (u + t, u − t) a block, split differently:
 //   mixed:          each thread runs two butterflies with a product (load u, v; t = v·w; store
 //                   u + t, u − t), as every warp of the pass kernel does;
 //   products:       only the products, each thread two (load v, store v·w);
@@ -21,7 +21,14 @@
 //   mixed_global_table, mixed_shared_table: mixed, each butterfly with its own twiddle from a
 //                   table of 512 (index (b << (stage mod 9)) mod 512, as a pass's column
 //                   twiddles go), read from global memory through L1 as the pass kernel reads
-//                   it, or from a copy in shared memory (16 KiB more a block).
+//                   it, or from a copy in shared memory (16 KiB more a block);
+//   pass_like:      mixed_global_table with the products a 2^27 transform with the full
+//                   twiddle table has: in stage s mod 9 ≥ 4 the butterflies b < 2^(s+1),
+//                   whole warps, have twiddle 1 and skip the product (as in a 9-stage pass),
+//                   and two blocks of three multiply each element by a pass twiddle (one
+//                   lookup in the table) as they store it, as two of three passes do. With
+//                   S = 9 that is 12.6 products an element in all, the transform's count,
+//                   without the pass kernel's index math and with contiguous tiles.
 // If split comes close to products alone while mixed takes about products + sums, warps that
 // only multiply can hide the stage work; if split takes as long as mixed, they cannot.
 // A warp's butterflies move to other lanes' slots from stage to stage (a warp barrier between),
@@ -56,6 +63,7 @@ enum class Mode {
   kMixed,
   kMixedGlobalTable,
   kMixedSharedTable,
+  kPassLike,
   kProducts,
   kSums,
   kSplit,
@@ -102,7 +110,7 @@ template <class Fr, Mode kMode>
 __device__ Fr twiddle_of(const Fr* twiddles, const Fr* shared_twiddles, uint32_t b,
                          uint32_t stage) {
   const uint32_t index = (b << (stage % 9)) % kTwiddles;
-  if constexpr (kMode == Mode::kMixedGlobalTable) {
+  if constexpr (kMode == Mode::kMixedGlobalTable || kMode == Mode::kPassLike) {
     return gpu::ntt::load_element(twiddles + index);
   } else if constexpr (kMode == Mode::kMixedSharedTable) {
     return shared_twiddles[index];
@@ -113,7 +121,16 @@ __device__ Fr twiddle_of(const Fr* twiddles, const Fr* shared_twiddles, uint32_t
 
 constexpr bool uses_shared_table(Mode m) { return m == Mode::kMixedSharedTable; }
 constexpr bool is_mixed(Mode m) {
-  return m == Mode::kMixed || m == Mode::kMixedGlobalTable || m == Mode::kMixedSharedTable;
+  return m == Mode::kMixed || m == Mode::kMixedGlobalTable || m == Mode::kMixedSharedTable ||
+         m == Mode::kPassLike;
+}
+
+// Whether butterfly b of `stage` has twiddle 1 in a pass-like block: stage s of a 9-stage DIF
+// pass has 2^(s+1) of them, and the pass kernel skips their products where they fill whole
+// warps (s ≥ 4).
+__device__ bool pass_like_twiddle_one(uint32_t b, uint32_t stage) {
+  const uint32_t s = stage % 9;
+  return s >= 4 && b < (uint32_t(1) << (s + 1));
 }
 
 template <class Fr, Mode kMode>
@@ -137,6 +154,14 @@ __global__ void __launch_bounds__(kThreads, 4)
       for (uint32_t half = 0; half < 2; ++half) {
         const uint32_t b = butterfly_of(half * 256 + warp * 32, lane, stage);
         if constexpr (kMode == Mode::kMixed) butterfly_with_product(tile, b, w);
+        if constexpr (kMode == Mode::kPassLike) {
+          if (pass_like_twiddle_one(b, stage)) {
+            butterfly_sum(tile, b);
+          } else {
+            butterfly_with_product(tile, b,
+                                   twiddle_of<Fr, kMode>(twiddles, shared_twiddles, b, stage));
+          }
+        }
         if constexpr (kMode == Mode::kMixedGlobalTable || kMode == Mode::kMixedSharedTable) {
           butterfly_with_product(tile, b,
                                  twiddle_of<Fr, kMode>(twiddles, shared_twiddles, b, stage));
@@ -165,7 +190,12 @@ __global__ void __launch_bounds__(kThreads, 4)
     }
   }
   __syncthreads();
-  for (uint32_t s = threadIdx.x; s < kSlots; s += kThreads) block_data[s] = tile.load(s);
+  const bool pass_twiddles = kMode == Mode::kPassLike && blockIdx.x % 3 != 2;
+  for (uint32_t s = threadIdx.x; s < kSlots; s += kThreads) {
+    Fr v = tile.load(s);
+    if (pass_twiddles) v = v * gpu::ntt::load_element(twiddles + s % kTwiddles);
+    block_data[s] = v;
+  }
 }
 
 struct Options {
@@ -211,7 +241,7 @@ void time_mode(const char* mode, const std::string& curve, const Options& o, uns
     stage_kernel<Fr, kMode><<<blocks, kThreads, kShared, stream>>>(data, twiddles, o.stages);
     CUZK_CHECK_LAUNCH();
   });
-  // Every mode does 512 products and/or 512 sums a block and stage: the rate of block-stages.
+  // 512 butterflies (or products, or sums) a block and stage in every mode: their rate.
   const double products_per_s = double(blocks) * o.stages * 512 / (t.median_ms * 1e-3);
   std::printf("%-18s %-10s %10.3f %10.3f %10.3f %12.2f\n", mode, curve.c_str(), t.median_ms,
               t.min_ms, t.max_ms, products_per_s * 1e-9);
@@ -244,6 +274,8 @@ void bench_curve(const std::string& curve, const Options& o, unsigned blocks,
                                          twiddles.data(), stream, results);
   time_mode<Fr, Mode::kMixedSharedTable>("mixed_shared_table", curve, o, blocks, data.data(),
                                          twiddles.data(), stream, results);
+  time_mode<Fr, Mode::kPassLike>("pass_like", curve, o, blocks, data.data(), twiddles.data(),
+                                 stream, results);
   time_mode<Fr, Mode::kProducts>("products", curve, o, blocks, data.data(), twiddles.data(), stream,
                                  results);
   time_mode<Fr, Mode::kSums>("sums", curve, o, blocks, data.data(), twiddles.data(), stream,
