@@ -20,7 +20,6 @@
 #include <ctime>
 #include <fstream>
 #include <map>
-#include <random>
 #include <string>
 #include <variant>
 #include <vector>
@@ -33,6 +32,7 @@
 #include "gpu/device_memory.hpp"
 #include "gpu/ntt/ntt.hpp"
 #include "gpu/stream.hpp"
+#include "random_fill.hpp"
 #include "stream_timing.hpp"
 #include "util/error.hpp"
 
@@ -78,18 +78,6 @@ std::variant<Options, int> parse(int argc, char** argv) {
   return o;
 }
 
-// Random field elements: 2^16 drawn, repeated over the buffer (values do not change timing).
-template <class Fr>
-void fill_random(gpu::DeviceBuffer<Fr>& buffer, const gpu::Stream& stream, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Fr> host(buffer.size());
-  const size_t distinct = std::min<size_t>(host.size(), size_t(1) << 16);
-  for (size_t i = 0; i < distinct; ++i) host[i] = Fr::random(rng);
-  for (size_t i = distinct; i < host.size(); ++i) host[i] = host[i % distinct];
-  buffer.upload(host, stream);
-  stream.synchronize();
-}
-
 template <class Fr>
 void bench_curve(const std::string& curve, const Options& o, nlohmann::json& results) {
   gpu::Stream stream;
@@ -97,13 +85,13 @@ void bench_curve(const std::string& curve, const Options& o, nlohmann::json& res
     // The vectors once per size, for every table kind (their values do not change timing).
     const size_t n = size_t(1) << log_n;
     auto a = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
-    fill_random(a, stream, 1);
+    bench::fill_random(a, stream, 1);
     gpu::DeviceBuffer<Fr> b, c;
     if (o.h) {
       b = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
       c = gpu::DeviceBuffer<Fr>::allocate_blocking(n);
-      fill_random(b, stream, 2);
-      fill_random(c, stream, 3);
+      bench::fill_random(b, stream, 2);
+      bench::fill_random(c, stream, 3);
     }
     for (gpu::ntt::TwiddleTables twiddles : o.twiddles) {
       const std::string suffix = twiddles == gpu::ntt::TwiddleTables::kFull ? "_full_twiddles" : "";

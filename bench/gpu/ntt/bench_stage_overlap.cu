@@ -40,10 +40,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <random>
 #include <string>
 #include <variant>
-#include <vector>
 
 #include "bench_json.hpp"
 #include "curves/bls12_381_fields.hpp"
@@ -53,6 +51,7 @@
 #include "gpu/device_memory.hpp"
 #include "gpu/ntt/pass.hpp"
 #include "gpu/stream.hpp"
+#include "random_fill.hpp"
 #include "stream_timing.hpp"
 
 namespace {
@@ -222,14 +221,6 @@ std::variant<Options, int> parse(int argc, char** argv) {
   return o;
 }
 
-template <class Fr>
-std::vector<Fr> random_elements(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Fr> v(n);
-  for (auto& x : v) x = Fr::random(rng);
-  return v;
-}
-
 template <class Fr, Mode kMode>
 void time_mode(const char* mode, const std::string& curve, const Options& o, unsigned blocks,
                Fr* data, const Fr* twiddles, const gpu::Stream& stream, nlohmann::json& results) {
@@ -264,10 +255,8 @@ void bench_curve(const std::string& curve, const Options& o, unsigned blocks,
   gpu::Stream stream;
   auto data = gpu::DeviceBuffer<Fr>::allocate_blocking(size_t(blocks) * kSlots);
   auto twiddles = gpu::DeviceBuffer<Fr>::allocate_blocking(kTwiddles);
-  const auto host = random_elements<Fr>(size_t(blocks) * kSlots, 1);
-  data.upload(host, stream);
-  twiddles.upload(random_elements<Fr>(kTwiddles, 2), stream);
-  stream.synchronize();
+  bench::fill_random(data, stream, 1);
+  bench::fill_random(twiddles, stream, 2);
   time_mode<Fr, Mode::kMixed>("mixed", curve, o, blocks, data.data(), twiddles.data(), stream,
                               results);
   time_mode<Fr, Mode::kMixedGlobalTable>("mixed_global_table", curve, o, blocks, data.data(),
