@@ -13,7 +13,6 @@
 // The commit and date in the JSON come from CUZK_BENCH_COMMIT and CUZK_BENCH_DATE
 // (scripts/gpu-bench.sh sets both), or "unknown" and today's UTC date.
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
