@@ -153,17 +153,13 @@ __global__ void __launch_bounds__(kThreads, 4)
       for (uint32_t half = 0; half < 2; ++half) {
         const uint32_t b = butterfly_of(half * 256 + warp * 32, lane, stage);
         if constexpr (kMode == Mode::kMixed) butterfly_with_product(tile, b, w);
-        if constexpr (kMode == Mode::kPassLike) {
-          if (pass_like_twiddle_one(b, stage)) {
+        if constexpr (is_mixed(kMode) && kMode != Mode::kMixed) {  // a twiddle per butterfly
+          if (kMode == Mode::kPassLike && pass_like_twiddle_one(b, stage)) {
             butterfly_sum(tile, b);
           } else {
             butterfly_with_product(tile, b,
                                    twiddle_of<Fr, kMode>(twiddles, shared_twiddles, b, stage));
           }
-        }
-        if constexpr (kMode == Mode::kMixedGlobalTable || kMode == Mode::kMixedSharedTable) {
-          butterfly_with_product(tile, b,
-                                 twiddle_of<Fr, kMode>(twiddles, shared_twiddles, b, stage));
         }
         if constexpr (kMode == Mode::kSums) butterfly_sum(tile, b);
         if constexpr (kMode == Mode::kProducts) product_in_place(tile, b + kSlots / 2, w);
