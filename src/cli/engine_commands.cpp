@@ -72,14 +72,40 @@ void run(int& exit_code, const Connection& connection, Body&& body) {
   }
 }
 
+// A witness file's bytes: a regular file only (a directory, a FIFO or a device is refused
+// before anything is read), read at the size it has.
 std::string read_file(const std::string& path) {
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec) CUZK_INVALID_INPUT("cannot read '" + path + "': " + ec.message());
+  if (fs::is_directory(status))
+    CUZK_INVALID_INPUT("'" + path + "' is a directory, not a .wtns file");
+  if (!fs::is_regular_file(status)) CUZK_INVALID_INPUT("'" + path + "' is not a regular file");
+  const auto size = fs::file_size(path, ec);
+  if (ec) CUZK_INVALID_INPUT("cannot read '" + path + "': " + ec.message());
   std::ifstream in(path, std::ios::binary);
   if (!in) CUZK_INVALID_INPUT("cannot read '" + path + "'");
-  std::string bytes(fs::file_size(path), '\0');  // one read: witnesses are gigabytes
+  std::string bytes(size, '\0');  // one read: witnesses are gigabytes
   if (!in.read(bytes.data(), std::streamsize(bytes.size()))) {
     CUZK_INVALID_INPUT("cannot read '" + path + "'");
   }
   return bytes;
+}
+
+// What a proof file holds: proof.json text, or a .params key's 192-byte proof, as `cuzk prove`
+// writes it and `cuzk verify` reads it. From `proof` and `proof_format`; a daemon that fills
+// only the deprecated proof_json (text; hex digits for a .params key) is read as before.
+std::string proof_file_bytes(const v1::PartitionProof& partition) {
+  if (partition.proof_format() != v1::PROOF_FORMAT_UNSPECIFIED) return partition.proof();
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  const std::string& proof = partition.proof_json();
+#pragma GCC diagnostic pop
+  if (engine::is_bellman_proof_text(proof)) {
+    const auto bytes = engine::bellman_proof_bytes(proof);
+    return std::string(bytes.begin(), bytes.end());
+  }
+  return proof;
 }
 
 void write_file(const fs::path& path, const std::string& text) {
@@ -224,15 +250,7 @@ void add_engine_client_commands(CLI::App& app, int& exit_code) {
         const int n = result.partitions_size();
         for (int p = 0; p < n; ++p) {
           if (!f->proof.empty()) {
-            // A .params key's proof arrives as hex text: its file is the 192-byte proof, as
-            // `cuzk prove` writes it and `cuzk verify` reads it.
-            const std::string& proof = result.partitions(p).proof_json();
-            if (engine::is_bellman_proof_text(proof)) {
-              const auto bytes = engine::bellman_proof_bytes(proof);
-              write_file(partition_path(f->proof, p, n), std::string(bytes.begin(), bytes.end()));
-            } else {
-              write_file(partition_path(f->proof, p, n), proof);
-            }
+            write_file(partition_path(f->proof, p, n), proof_file_bytes(result.partitions(p)));
           }
           if (!f->public_json.empty()) {
             write_file(partition_path(f->public_json, p, n), result.partitions(p).public_json());

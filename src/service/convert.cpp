@@ -2,9 +2,13 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include "engine/key_files.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
+namespace {
+constexpr std::string_view kSimProofPrefix = "sim-proof:";
+}  // namespace
 
 engine::Priority priority_from_proto(int priority) {
   switch (priority) {
@@ -68,14 +72,28 @@ std::string_view state_name(v1::JobState state) {
   }
 }
 
+void partition_to_proto(const engine::PartitionOutput& p, v1::PartitionProof& out) {
+  out.set_public_json(p.public_inputs);
+  // The deprecated text field keeps its old contents for one release.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  out.set_proof_json(p.proof);
+#pragma GCC diagnostic pop
+  if (engine::is_bellman_proof_text(p.proof)) {
+    const auto bytes = engine::bellman_proof_bytes(p.proof);
+    out.set_proof(std::string(bytes.begin(), bytes.end()));
+    out.set_proof_format(v1::PROOF_FORMAT_BELLMAN);
+  } else {
+    out.set_proof(p.proof);
+    out.set_proof_format(p.proof.starts_with(kSimProofPrefix) ? v1::PROOF_FORMAT_SIM_TOKEN
+                                                              : v1::PROOF_FORMAT_SNARKJS_JSON);
+  }
+}
+
 void result_to_proto(const engine::JobResult& r, v1::ProofResult& out) {
   out.set_job_id(r.id);
   out.set_state(state_to_proto(r.state));
-  for (const auto& p : r.partitions) {
-    auto* proof = out.add_partitions();
-    proof->set_proof_json(p.proof);
-    proof->set_public_json(p.public_inputs);
-  }
+  for (const auto& p : r.partitions) partition_to_proto(p, *out.add_partitions());
   auto* t = out.mutable_timings();
   t->set_wall_ms(r.timings.wall_ms);
   auto* s = t->mutable_sum();

@@ -19,6 +19,8 @@ v1::Priority priority_from_name(std::string_view name);
 v1::JobState state_to_proto(engine::JobState state);
 std::string_view state_name(v1::JobState state);  // "queued", ..., "cancelled"
 
+// proof, proof_format and the deprecated proof_json of one partition.
+void partition_to_proto(const engine::PartitionOutput& output, v1::PartitionProof& out);
 void result_to_proto(const engine::JobResult& result, v1::ProofResult& out);
 void key_status_to_proto(const engine::KeyStatus& key, v1::KeyStatus& out);
 
