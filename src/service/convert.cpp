@@ -8,6 +8,42 @@
 namespace cuzk::service {
 namespace {
 constexpr std::string_view kSimProofPrefix = "sim-proof:";
+
+// Whether `text` is well-formed UTF-8 (a proto3 string field must be, or readers reject the
+// whole message).
+bool is_utf8(std::string_view text) {
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+  for (size_t i = 0; i < text.size();) {
+    const unsigned c = byte(i);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    // The lead byte gives the length and the range of the second byte (no overlong forms,
+    // no surrogates, nothing above U+10FFFF: RFC 3629's table).
+    size_t length = 0;
+    unsigned low = 0x80, high = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) {
+      length = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      length = 3;
+      if (c == 0xe0) low = 0xa0;
+      if (c == 0xed) high = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      length = 4;
+      if (c == 0xf0) low = 0x90;
+      if (c == 0xf4) high = 0x8f;
+    } else {
+      return false;
+    }
+    if (i + length > text.size() || byte(i + 1) < low || byte(i + 1) > high) return false;
+    for (size_t k = 2; k < length; ++k) {
+      if ((byte(i + k) & 0xc0) != 0x80) return false;
+    }
+    i += length;
+  }
+  return true;
+}
 }  // namespace
 
 engine::Priority priority_from_proto(int priority) {
@@ -74,10 +110,11 @@ std::string_view state_name(v1::JobState state) {
 
 void partition_to_proto(const engine::PartitionOutput& p, v1::PartitionProof& out) {
   out.set_public_json(p.public_inputs);
-  // The deprecated text field keeps its old contents for one release.
+  // The deprecated text field keeps its old contents for one release (when they are text: a
+  // sim token of a binary witness is left out of it).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-  out.set_proof_json(p.proof);
+  if (is_utf8(p.proof)) out.set_proof_json(p.proof);
 #pragma GCC diagnostic pop
   if (engine::is_bellman_proof_text(p.proof)) {
     const auto bytes = engine::bellman_proof_bytes(p.proof);

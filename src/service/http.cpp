@@ -37,7 +37,8 @@ std::unique_ptr<HttpServer> HttpServer::start(const std::string& address, Handle
   server.new_task_queue = [threads] { return new httplib::ThreadPool(size_t(threads)); };
   server.set_read_timeout(options.timeout);
   server.set_write_timeout(options.timeout);
-  server.set_keep_alive_timeout(std::max<time_t>(1, options.timeout.count() / 1000));
+  // A connection holds one of the pool's threads while it is open: idle ones are let go soon.
+  server.set_keep_alive_timeout(1);
   server.set_keep_alive_max_count(100);
   server.set_payload_max_length(8192);
   const auto answer = [handler = std::move(handler)](const httplib::Request& request,

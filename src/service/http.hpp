@@ -1,8 +1,9 @@
 #pragma once
 // The HTTP endpoint for /metrics and /status, served by cpp-httplib (Debian's
-// libcpp-httplib-dev): GET and HEAD, connections answered concurrently by a small pool of
-// threads, each connection bounded by read and write timeouts and a request size, so an idle or
-// slow client delays nobody else.
+// libcpp-httplib-dev): GET and HEAD, connections answered concurrently by a pool of threads
+// (one per open connection), each connection bounded by read and write timeouts, a 1 s
+// keep-alive and a request size: an idle or slow client holds one thread for at most the
+// timeout and delays nobody else while fewer than `threads` such clients are connected.
 //
 // Ownership: the server owns its socket and threads; the handler must stay callable until the
 // server is destroyed (or stop() returns). Thread-safety: the handler runs on the pool's
@@ -28,7 +29,7 @@ struct HttpResponse {
 
 struct HttpOptions {
   std::chrono::milliseconds timeout = std::chrono::seconds(5);  // read and write, each
-  int threads = 4;
+  int threads = 16;
 };
 
 class HttpServer {
