@@ -9,7 +9,9 @@ Fails (exit 1, one line per problem) when
     an abbreviated form (`..._abc1234_msm` and an extension) outside bench/results/, where the reader cannot
     tell which folder holds it;
   - a file under bench/results/ is not listed in bench/results/INDEX.md, or INDEX.md lists a
-    file that does not exist.
+    file that does not exist;
+  - a README (any .md outside docs/experiments/ and bench/results/) cites a results file that
+    its row of INDEX.md's "Behind the numbers in the READMEs" table does not name.
 
     check_results_citations.py [REPO_ROOT]   (default: two folders above this script)
 """
@@ -86,6 +88,18 @@ def main():
                 problems.append(f"{where}: abbreviated results file name {m.group(0)} "
                                 "(write the whole path)")
 
+    readme_cites = {}  # README -> results paths (relative to bench/results) it cites
+    for f in files:
+        if (f.endswith(".md") and not f.startswith(("docs/experiments/", RESULTS + "/"))):
+            try:
+                text = open(os.path.join(root, f), encoding="utf-8").read()
+            except (UnicodeDecodeError, OSError):
+                continue
+            for m in CITED.finditer(text):
+                for path in expand(m.group(0).rstrip(".:")):
+                    if re.search(r"\.(json|jsonl|txt|png)$", path):
+                        readme_cites.setdefault(f, set()).add(os.path.relpath(path, RESULTS))
+
     results = sorted(f for f in files if f.startswith(RESULTS + "/") and f != INDEX
                      and not f.endswith("/README.md"))
     index_path = os.path.join(root, INDEX)
@@ -97,6 +111,20 @@ def main():
         for f in results:
             if os.path.relpath(f, RESULTS) not in listed:
                 problems.append(f"{f}: not listed in {INDEX}")
+        section = index.split("## Behind the numbers in the READMEs", 1)
+        behind = {}
+        if len(section) == 2:
+            for row in section[1].split("\n## ", 1)[0].splitlines():
+                cells = row.split("|")
+                if len(cells) < 4:
+                    continue
+                readme = re.findall(r"\]\(\.\./\.\./([^)\s]+)\)", cells[1])
+                if readme:
+                    behind[readme[0]] = set(re.findall(r"\]\(([^)\s]+)\)", cells[2]))
+        for readme, cited in sorted(readme_cites.items()):
+            for rel in sorted(cited - behind.get(readme, set())):
+                problems.append(f"{readme}: cites {RESULTS}/{rel}, which {INDEX} does not name "
+                                "under \"Behind the numbers in the READMEs\"")
         for rel in sorted(listed):
             if re.match(r"[a-z]+://", rel) or rel.startswith("#"):
                 continue
