@@ -11,7 +11,9 @@ Fails (exit 1, one line per problem) when
   - a file under bench/results/ is not listed in bench/results/INDEX.md, or INDEX.md lists a
     file that does not exist;
   - a README (any .md outside docs/experiments/ and bench/results/) cites a results file that
-    its row of INDEX.md's "Behind the numbers in the READMEs" table does not name.
+    its row of INDEX.md's "Behind the numbers in the READMEs" table does not name;
+  - a results file's path breaks the naming rule of bench/README.md:
+    <topic>/<date>_[<device>_]<commit>_<what>.(json|txt), or engine/timelines/ for .jsonl/.png.
 
     check_results_citations.py [REPO_ROOT]   (default: two folders above this script)
 """
@@ -28,6 +30,9 @@ CITED = re.compile(r"bench/results/(?:[^\s`'\"()\[\]<>|;,{}]|\{[^{}\s]*\})*")
 NAME = r"20\d\d-\d\d-\d\d_[\w{},.-]*\.(?:json|jsonl|txt|png)"
 BARE = re.compile(r"(?<![\w/.{,-])" + NAME)
 ABBREVIATED = re.compile(r"\.\.\._[\w{},.-]*\.(?:json|jsonl|txt|png)")
+TOPICS = ("cli", "ff", "msm", "ntt", "prover", "engine")  # bench/README.md lists them
+STEM = r"20\d\d-\d\d-\d\d_(?:[a-z0-9-]+_)?[0-9a-f]{7}_[A-Za-z0-9_]+"
+NAMING = re.compile(rf"(?:(?:{'|'.join(TOPICS)})/{STEM}\.(?:json|txt)|engine/timelines/{STEM}\.(?:jsonl|png))")
 SKIP_DIRS = {".git", "build", "node_modules", ".gpupkg"}
 TEXT_SUFFIXES = {".md", ".txt", ".json", ".jsonl", ".py", ".sh", ".cpp", ".hpp", ".cu", ".cuh",
                  ".h", ".c", ".cmake", ".toml", ".proto", ".yml", ".yaml", ".in", ""}
@@ -102,6 +107,10 @@ def main():
 
     results = sorted(f for f in files if f.startswith(RESULTS + "/") and f != INDEX
                      and not f.endswith("/README.md"))
+    for f in results:
+        if not NAMING.fullmatch(os.path.relpath(f, RESULTS)):
+            problems.append(f"{f}: not named <topic>/<date>_[<device>_]<commit>_<what>.<ext> "
+                            "(bench/README.md)")
     index_path = os.path.join(root, INDEX)
     if not os.path.exists(index_path):
         problems.append(f"{INDEX} is missing")
