@@ -7,8 +7,9 @@
 #   scripts/gpu-prove-compare.sh BASELINE.tar.gz run [CASE...]
 #
 # BASELINE.tar.gz is `git archive <commit> | gzip` of the baseline. `build` configures and builds
-# the cuzk command of both trees (Release, CUDA architecture 90, no daemon, no tests) in
-# build/compare-{after,before}; `run` times the cases (default below) and writes
+# the cuzk command of both trees (Release, CUDA architecture 90, no daemon) in
+# build/compare-{after,before}, and this tree's GPU tests too (scripts/gpu-check.sh
+# build/compare-after runs them); `run` times the cases (default below) and writes
 # $OUT/prove_compare.json. .deps/ in the repository root is used as in scripts/gpu-check.sh.
 set -euo pipefail
 archive=$1
@@ -19,6 +20,9 @@ mkdir -p "$OUT"
 if [[ -d .deps ]]; then
   DEPS=$(pwd)/.deps
   export LD_LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+  export LIBRARY_PATH="$DEPS/usr/lib/x86_64-linux-gnu:${LIBRARY_PATH:-}"
+  export CPATH="$DEPS/usr/include:$DEPS/usr/include/x86_64-linux-gnu:${CPATH:-}"
+  export PKG_CONFIG_PATH="$DEPS/usr/lib/x86_64-linux-gnu/pkgconfig:$DEPS/usr/share/pkgconfig:${PKG_CONFIG_PATH:-}"
   PREFIX=("-DCMAKE_PREFIX_PATH=$DEPS;$DEPS/usr")
 else
   PREFIX=()
@@ -30,14 +34,14 @@ case $step in
     rm -rf "$before_src" && mkdir -p "$before_src" && tar -xzf "$archive" -C "$before_src"
     configure() {
       cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DCUZK_BUILD_SERVICE=OFF -DCUZK_BUILD_TESTS=OFF -DCUZK_BUILD_BENCH=OFF \
+        -DCUZK_BUILD_SERVICE=OFF -DCUZK_BUILD_TESTS="$3" -DCUZK_BUILD_BENCH=OFF \
         -DCUZK_BUILD_FUZZERS=OFF "${PREFIX[@]}" >"$OUT/configure_$(basename "$2").log"
     }
-    configure . build/compare-after
-    configure "$before_src" build/compare-before
-    cmake --build build/compare-after --target cuzk -j 8 >"$OUT/build_after.log" 2>&1 &
+    configure . build/compare-after ON
+    configure "$before_src" build/compare-before OFF
+    cmake --build build/compare-after --target cuzk cuzk_gpu_tests -j 10 >"$OUT/build_after.log" 2>&1 &
     after=$!
-    cmake --build build/compare-before --target cuzk -j 8 >"$OUT/build_before.log" 2>&1 &
+    cmake --build build/compare-before --target cuzk -j 6 >"$OUT/build_before.log" 2>&1 &
     before=$!
     wait $after || { tail -n 40 "$OUT/build_after.log"; exit 1; }
     wait $before || { tail -n 40 "$OUT/build_before.log"; exit 1; }
