@@ -6,6 +6,7 @@
 // or refused: UNAVAILABLE, RESOURCE_EXHAUSTED, UNAUTHENTICATED, INTERNAL); 2 bad input
 // (INVALID_ARGUMENT, NOT_FOUND, unreadable files); 3 `await`: the job is not final yet.
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -17,7 +18,6 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "engine/key_files.hpp"
 #include "service/client.hpp"
 #include "service/convert.hpp"
 #include "util/error.hpp"
@@ -93,19 +93,28 @@ std::string read_file(const std::string& path) {
 }
 
 // What a proof file holds: proof.json text, or a .params key's 192-byte proof, as `cuzk prove`
-// writes it and `cuzk verify` reads it. From `proof` and `proof_format`; a daemon that fills
-// only the deprecated proof_json (text; hex digits for a .params key) is read as before.
+// writes it and `cuzk verify` reads it. From `proof` (with its `proof_format`); a daemon that
+// fills only the deprecated proof_json (a .params key's proof as 384 hex digits) is read as
+// before.
 std::string proof_file_bytes(const v1::PartitionProof& partition) {
   if (partition.proof_format() != v1::PROOF_FORMAT_UNSPECIFIED) return partition.proof();
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-  const std::string& proof = partition.proof_json();
+  const std::string& text = partition.proof_json();
 #pragma GCC diagnostic pop
-  if (engine::is_bellman_proof_text(proof)) {
-    const auto bytes = engine::bellman_proof_bytes(proof);
-    return std::string(bytes.begin(), bytes.end());
+  constexpr size_t kBellmanHexDigits = 384;
+  const auto nibble = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
+  if (text.size() != kBellmanHexDigits ||
+      !std::all_of(text.begin(), text.end(), [&](char c) { return nibble(c) >= 0; })) {
+    return text;
   }
-  return proof;
+  std::string bytes(kBellmanHexDigits / 2, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    bytes[i] = char(nibble(text[2 * i]) << 4 | nibble(text[2 * i + 1]));
+  }
+  return bytes;
 }
 
 void write_file(const fs::path& path, const std::string& text) {

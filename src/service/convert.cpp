@@ -2,13 +2,10 @@
 
 #include <google/protobuf/util/json_util.h>
 
-#include "engine/key_files.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
 namespace {
-constexpr std::string_view kSimProofPrefix = "sim-proof:";
-
 // Whether `text` is well-formed UTF-8 (a proto3 string field must be, or readers reject the
 // whole message).
 bool is_utf8(std::string_view text) {
@@ -108,29 +105,46 @@ std::string_view state_name(v1::JobState state) {
   }
 }
 
-void partition_to_proto(const engine::PartitionOutput& p, v1::PartitionProof& out) {
-  out.set_public_json(p.public_inputs);
-  // The deprecated text field keeps its old contents for one release (when they are text: a
-  // sim token of a binary witness is left out of it).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-  if (is_utf8(p.proof)) out.set_proof_json(p.proof);
-#pragma GCC diagnostic pop
-  if (engine::is_bellman_proof_text(p.proof)) {
-    const auto bytes = engine::bellman_proof_bytes(p.proof);
-    out.set_proof(std::string(bytes.begin(), bytes.end()));
-    out.set_proof_format(v1::PROOF_FORMAT_BELLMAN);
-  } else {
-    out.set_proof(p.proof);
-    out.set_proof_format(p.proof.starts_with(kSimProofPrefix) ? v1::PROOF_FORMAT_SIM_TOKEN
-                                                              : v1::PROOF_FORMAT_SNARKJS_JSON);
+v1::ProofFormat proof_format_to_proto(engine::ProofFormat format) {
+  switch (format) {
+    case engine::ProofFormat::kSnarkjsJson:
+      return v1::PROOF_FORMAT_SNARKJS_JSON;
+    case engine::ProofFormat::kBellman:
+      return v1::PROOF_FORMAT_BELLMAN;
+    case engine::ProofFormat::kSimToken:
+      return v1::PROOF_FORMAT_SIM_TOKEN;
   }
+  return v1::PROOF_FORMAT_UNSPECIFIED;
+}
+
+std::string legacy_proof_text(const engine::PartitionOutput& p) {
+  if (p.format != engine::ProofFormat::kBellman) return {p.proof.begin(), p.proof.end()};
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string text;
+  text.reserve(2 * p.proof.size());
+  for (uint8_t b : p.proof) {
+    text.push_back(kDigits[b >> 4]);
+    text.push_back(kDigits[b & 15]);
+  }
+  return text;
 }
 
 void result_to_proto(const engine::JobResult& r, v1::ProofResult& out) {
   out.set_job_id(r.id);
   out.set_state(state_to_proto(r.state));
-  for (const auto& p : r.partitions) partition_to_proto(p, *out.add_partitions());
+  for (const auto& p : r.partitions) {
+    auto* proof = out.add_partitions();
+    proof->set_proof(p.proof.data(), p.proof.size());
+    proof->set_proof_format(proof_format_to_proto(p.format));
+    // A sim token of a binary witness is not text: a proto3 string must be UTF-8.
+    if (auto text = legacy_proof_text(p); is_utf8(text)) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+      proof->set_proof_json(std::move(text));
+#pragma GCC diagnostic pop
+    }
+    proof->set_public_json(p.public_inputs);
+  }
   auto* t = out.mutable_timings();
   t->set_wall_ms(r.timings.wall_ms);
   auto* s = t->mutable_sum();
