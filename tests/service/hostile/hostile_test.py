@@ -6,13 +6,12 @@ floods), black-box through its public API: gRPC over the unix socket and TCP, HT
 Each test starts its own daemon (sim backend: modeled GPUs, a proof is "sim-proof:" followed by
 the witness bytes, so a result names its input) and takes seconds."""
 
-import concurrent.futures
 import os
 import shutil
 import socket
 import subprocess
 import sys
-import threading
+import tempfile
 import time
 import urllib.request
 
@@ -23,6 +22,7 @@ from harness import bearer, check, code_of
 
 CUZK, PROTO_ROOT, WORK = sys.argv[1:4]
 pb, rpc = harness.load_stubs(PROTO_ROOT, WORK)
+STUBS = os.path.dirname(os.path.dirname(os.path.dirname(pb.__file__)))
 OK = grpc.StatusCode.OK
 
 TOKEN_A, TOKEN_B, ADMIN = "tenant-a-token", "tenant-b-token", "the-admin-token"
@@ -241,6 +241,55 @@ def test_jobs_belong_to_their_client():
         code, _ = code_of(lambda: local.AwaitProof(pb.AwaitProofRequest(job_id=job_b,
                                                                         timeout_ms=30000)))
         check(code == OK, "the daemon's own uid on the unix socket is an admin")
+    finally:
+        daemon.kill()
+
+
+PEER_CLIENT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import grpc
+from cuzk.v1 import proving_engine_pb2 as pb, proving_engine_pb2_grpc as rpc
+stub = rpc.ProvingEngineStub(grpc.insecure_channel("unix:" + sys.argv[2]))
+try:
+    stub.AwaitProof(pb.AwaitProofRequest(job_id=int(sys.argv[3]), timeout_ms=100))
+    print("root-job OK")
+except grpc.RpcError as e:
+    print("root-job", e.code().name)
+job = stub.SubmitProof(pb.SubmitProofRequest(key_id="fast", partitions=[pb.Witness(wtns=b"n")]))
+print("own-job", job.job_id)
+"""
+
+
+def test_unix_peers_are_separate_clients():
+    """On the unix socket each uid (SO_PEERCRED) is its own client: another uid's job is
+    NOT_FOUND; root sees every job. Needs root (to run a client as nobody); skipped otherwise."""
+    if os.geteuid() != 0:
+        print("SKIP: needs root to run a second client as another uid")
+        sys.exit(harness.SKIP)
+    d = workdir("unix_peers")
+    with open(os.path.join(d, "cuzk.toml"), "w") as f:
+        f.write("[server]\nsocket_mode = 0o666\n")
+    daemon = harness.Daemon(CUZK, d, ["--config", os.path.join(d, "cuzk.toml"), "--backend", "sim",
+                                      "--http", "", "--sim-key", "fast=1000"], "peers").start()
+    try:
+        os.chmod(os.path.dirname(daemon.socket), 0o755)
+        stubs = tempfile.mkdtemp(prefix="czstubs", dir="/tmp")  # readable by the other uid
+        shutil.copytree(STUBS, stubs, dirs_exist_ok=True)
+        for folder, _, _ in os.walk(stubs):
+            os.chmod(folder, 0o755)
+        local = rpc.ProvingEngineStub(daemon.unix_channel())
+        root_job = local.SubmitProof(job("fast", b"r")).job_id
+        nobody = 65534
+        run = subprocess.run([sys.executable, "-c", PEER_CLIENT, stubs, daemon.socket,
+                              str(root_job)], capture_output=True, text=True, timeout=30,
+                             preexec_fn=lambda: (os.setgid(nobody), os.setuid(nobody)))
+        check(run.returncode == 0, run.stderr)
+        lines = dict(l.split(" ", 1) for l in run.stdout.splitlines())
+        check(lines.get("root-job") == "NOT_FOUND", run.stdout)
+        r = local.AwaitProof(pb.AwaitProofRequest(job_id=int(lines["own-job"]), timeout_ms=20000))
+        check(r.partitions[0].proof == b"sim-proof:n", "root sees the other uid's job")
+        check(f"owner=uid:{nobody}" in daemon.log(), "the job's owner is the peer's uid")
     finally:
         daemon.kill()
 
