@@ -39,13 +39,22 @@ class CpuKey : public LoadedKey {
   uint64_t bytes_;
 };
 
+// Prover options that stop at the next stage boundary once `cancelled` is set.
+template <class Curve>
+groth16::ProveOptions<Curve> stop_on(const std::atomic<bool>& cancelled) {
+  groth16::ProveOptions<Curve> options;
+  options.cancel = &cancelled;
+  return options;
+}
+
 double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
 // One proof: the witness of `wires` values is parsed (synthesis), then prove(witness) gives a
-// ProveResult and proof_text its proof's text. Its stages cannot be interrupted, so `cancelled`
-// is looked at before proving and the caller looks again after.
+// ProveResult and proof_text its proof's text. `cancelled` is looked at before proving and by
+// the prover at each stage boundary (prove_on_host returns no output then); the caller looks
+// again after.
 template <class Curve, class Prove, class ProofText>
 PartitionOutput prove_witness(uint32_t wires, const PartitionInput& input,
                               const std::atomic<bool>& cancelled, StageTimes& times, Prove&& prove,
@@ -73,7 +82,9 @@ PartitionOutput prove_with(const formats::Groth16Zkey<Curve>& zkey, const Partit
                            const std::atomic<bool>& cancelled, StageTimes& times) {
   return prove_witness<Curve>(
       zkey.header.n_vars, input, cancelled, times,
-      [&](const auto& witness) { return groth16::prove<Curve>(zkey, witness); },
+      [&](const auto& witness) {
+        return groth16::prove<Curve>(zkey, witness, stop_on<Curve>(cancelled));
+      },
       [](const auto& proof) {
         return groth16::snarkjs_text(groth16::proof_to_json<Curve>(proof));
       });
@@ -85,7 +96,10 @@ PartitionOutput prove_with(const BellmanKey& key, const PartitionInput& input,
                            const std::atomic<bool>& cancelled, StageTimes& times) {
   return prove_witness<groth16::BellmanCurve>(
       key.r1cs.header.n_wires, input, cancelled, times,
-      [&](const auto& witness) { return groth16::prove_bellman(key.params, key.r1cs, witness); },
+      [&](const auto& witness) {
+        return groth16::prove_bellman(key.params, key.r1cs, witness,
+                                      stop_on<groth16::BellmanCurve>(cancelled));
+      },
       [](const auto& proof) { return bellman_proof_text(proof); });
 }
 
@@ -178,8 +192,12 @@ std::shared_ptr<const LoadedKey> CpuBackend::load_key(const KeySource& source, K
 
 PartitionOutput CpuBackend::prove_on_host(const LoadedKey& key, const PartitionInput& input,
                                           const std::atomic<bool>& cancelled, StageTimes& times) {
-  return std::visit([&](const auto& k) { return prove_with(k, input, cancelled, times); },
-                    dynamic_cast<const CpuKey&>(key).key());
+  try {
+    return std::visit([&](const auto& k) { return prove_with(k, input, cancelled, times); },
+                      dynamic_cast<const CpuKey&>(key).key());
+  } catch (const groth16::ProveCancelled&) {
+    return {};  // stopped at a stage boundary: the worker settles the partition as cancelled
+  }
 }
 
 }  // namespace cuzk::engine

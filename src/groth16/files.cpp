@@ -103,17 +103,14 @@ const char* key_format_name(KeyFormat format) {
 }
 
 KeyFormat detect_key_format(const std::filesystem::path& key_path) {
-  std::ifstream in(key_path, std::ios::binary);
-  if (!in) CUZK_THROW(ErrorKind::kNotFound, key_path.string() + ": cannot open the file");
-  char head[4] = {};
-  in.read(head, 4);
-  if (in.gcount() == 4 && std::string_view(head, 4) == "zkey") return KeyFormat::kZkey;
-  std::error_code error;
-  const auto size = std::filesystem::file_size(key_path, error);
-  if (in.gcount() >= 1 && (uint8_t(head[0]) & 0xe0) == 0 && !error &&
-      size >= kBellmanVkFixedBytes + 4) {
-    return KeyFormat::kParams;
+  // Mapped, not read: only a regular file is opened (a FIFO or /dev/zero is refused).
+  const formats::MappedFile file = formats::MappedFile::open(key_path);
+  const auto head = file.bytes();
+  if (head.size() >= 4 &&
+      std::string_view(reinterpret_cast<const char*>(head.data()), 4) == "zkey") {
+    return KeyFormat::kZkey;
   }
+  if (head.size() >= kBellmanVkFixedBytes + 4 && (head[0] & 0xe0) == 0) return KeyFormat::kParams;
   CUZK_INVALID_INPUT(key_path.string() +
                      ": not a proving key: neither a .zkey (no \"zkey\" magic) nor a bellman "
                      ".params (which begins with an uncompressed BLS12-381 point, at least " +
@@ -125,14 +122,13 @@ namespace {
 class CpuFileProver final : public FileProver {
  public:
   const char* name() const override { return "cpu"; }
-  ProveResult<formats::Bn254> prove_zkey(const formats::Groth16Zkey<formats::Bn254>& key,
-                                         std::span<const bn254::Fr> witness,
-                                         const ProveOptions<formats::Bn254>& options) const override {
+  ProveResult<formats::Bn254> prove_zkey(
+      const formats::Groth16Zkey<formats::Bn254>& key, std::span<const bn254::Fr> witness,
+      const ProveOptions<formats::Bn254>& options) const override {
     return prove(key, witness, options);
   }
   ProveResult<formats::Bls12_381> prove_zkey(
-      const formats::Groth16Zkey<formats::Bls12_381>& key,
-      std::span<const bls12_381::Fr> witness,
+      const formats::Groth16Zkey<formats::Bls12_381>& key, std::span<const bls12_381::Fr> witness,
       const ProveOptions<formats::Bls12_381>& options) const override {
     return prove(key, witness, options);
   }
@@ -294,13 +290,9 @@ VerifyFilesResult verify_bellman_files(const std::filesystem::path& key_path,
 // and holds at least the vk's six points and the IC count; JSON begins with '{' or a space,
 // whose flag bits are set. Anything else goes to the JSON reader, which says what is wrong.
 bool looks_like_bellman_key(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) CUZK_THROW(ErrorKind::kNotFound, path.string() + ": cannot open the file");
-  char first = 0;
-  if (!in.get(first) || (uint8_t(first) & 0xe0) != 0) return false;
-  std::error_code error;
-  const auto size = std::filesystem::file_size(path, error);
-  return !error && size >= kBellmanVkFixedBytes + 4;
+  const formats::MappedFile file = formats::MappedFile::open(path);
+  const auto bytes = file.bytes();
+  return bytes.size() >= kBellmanVkFixedBytes + 4 && (bytes[0] & 0xe0) == 0;
 }
 
 }  // namespace
