@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -23,11 +25,11 @@ CREATE TABLE IF NOT EXISTS jobs(
   state INTEGER, error_kind INTEGER, error_message TEXT, completed_unix_ms INTEGER,
   wall_ms REAL, stage_ms BLOB);
 CREATE TABLE IF NOT EXISTS witnesses(
-  job INTEGER NOT NULL, partition INTEGER NOT NULL, bytes BLOB, path TEXT,
+  job INTEGER NOT NULL, partition INTEGER NOT NULL, bytes BLOB, path TEXT, blinding BLOB,
   PRIMARY KEY(job, partition));
 CREATE TABLE IF NOT EXISTS outputs(
-  job INTEGER NOT NULL, partition INTEGER NOT NULL, proof BLOB NOT NULL,
-  public_inputs BLOB NOT NULL, PRIMARY KEY(job, partition));
+  job INTEGER NOT NULL, partition INTEGER NOT NULL, format INTEGER NOT NULL,
+  proof BLOB NOT NULL, public_inputs BLOB NOT NULL, PRIMARY KEY(job, partition));
 )sql";
 
 // The seven stage times of StageTimes, as one blob of doubles (the journal is read back by the
@@ -225,13 +227,15 @@ std::unique_ptr<Journal> Journal::open(const Options& options) {
   j.insert_job = prepare(
       "INSERT OR REPLACE INTO jobs(id, key_id, request_id, owner, priority, partitions, "
       "submitted_unix_ms) VALUES(?, ?, ?, ?, ?, ?, ?)");
-  j.insert_witness =
-      prepare("INSERT OR REPLACE INTO witnesses(job, partition, bytes, path) VALUES(?, ?, ?, ?)");
+  j.insert_witness = prepare(
+      "INSERT OR REPLACE INTO witnesses(job, partition, bytes, path, blinding) "
+      "VALUES(?, ?, ?, ?, ?)");
   j.finish_job = prepare(
       "UPDATE jobs SET state = ?, error_kind = ?, error_message = ?, completed_unix_ms = ?, "
       "wall_ms = ?, stage_ms = ? WHERE id = ?");
   j.insert_output = prepare(
-      "INSERT OR REPLACE INTO outputs(job, partition, proof, public_inputs) VALUES(?, ?, ?, ?)");
+      "INSERT OR REPLACE INTO outputs(job, partition, format, proof, public_inputs) "
+      "VALUES(?, ?, ?, ?, ?)");
   j.delete_witnesses = prepare("DELETE FROM witnesses WHERE job = ?");
   j.delete_outputs = prepare("DELETE FROM outputs WHERE job = ?");
   j.delete_job = prepare("DELETE FROM jobs WHERE id = ?");
@@ -307,7 +311,8 @@ std::vector<Journal::StoredJob> Journal::recover() {
     index[s.id] = jobs.size();
     jobs.push_back(std::move(s));
   }
-  Statement read_witnesses(j.db, "SELECT job, partition, bytes, path FROM witnesses", file);
+  Statement read_witnesses(j.db, "SELECT job, partition, bytes, path, blinding FROM witnesses",
+                           file);
   while (read_witnesses.step()) {
     auto it = index.find(JobId(read_witnesses.integer(0)));
     const size_t p = size_t(read_witnesses.integer(1));
@@ -322,13 +327,24 @@ std::vector<Journal::StoredJob> Journal::recover() {
       s.witness_paths[p] = read_witnesses.text(3);
       s.witness_retained[p] = true;
     }
+    groth16::BlindingBytes blinding;
+    if (size_t(read_witnesses.bytes(4)) == sizeof(blinding.r) + sizeof(blinding.s)) {
+      const auto* b = static_cast<const uint8_t*>(read_witnesses.blob(4));
+      std::copy(b, b + 32, blinding.r.begin());
+      std::copy(b + 32, b + 64, blinding.s.begin());
+      s.spec.partitions[p].blinding = blinding;
+    }
   }
-  Statement read_outputs(j.db, "SELECT job, partition, proof, public_inputs FROM outputs", file);
+  Statement read_outputs(j.db, "SELECT job, partition, format, proof, public_inputs FROM outputs",
+                         file);
   while (read_outputs.step()) {
     auto it = index.find(JobId(read_outputs.integer(0)));
     const size_t p = size_t(read_outputs.integer(1));
     if (it == index.end() || p >= jobs[it->second].result.partitions.size()) continue;
-    jobs[it->second].result.partitions[p] = {read_outputs.text(2), read_outputs.text(3)};
+    const std::string proof = read_outputs.text(3);
+    jobs[it->second].result.partitions[p] = {ProofFormat(read_outputs.integer(2)),
+                                             std::vector<uint8_t>(proof.begin(), proof.end()),
+                                             read_outputs.text(4)};
   }
   return jobs;
 }
@@ -369,7 +385,15 @@ Journal::Ticket Journal::record_accepted(JobId id, const JobSpec& spec, int64_t 
       } else if (input.witness_file) {
         s.bind_null(3).bind(4, input.witness_file->name());
       } else {
-        continue;  // not retained: no row
+        s.bind_null(3).bind_null(4);  // not retained
+      }
+      std::array<uint8_t, 64> blinding{};
+      if (input.blinding) {
+        std::copy(input.blinding->r.begin(), input.blinding->r.end(), blinding.begin());
+        std::copy(input.blinding->s.begin(), input.blinding->s.end(), blinding.begin() + 32);
+        s.bind_blob(5, blinding.data(), blinding.size());
+      } else {
+        s.bind_null(5);
       }
       s.run();
     }
@@ -411,8 +435,9 @@ void Journal::record_finished(const JobResult& result, int64_t completed_unix_ms
       const PartitionOutput& out = result.partitions[p];
       j.insert_output->bind(1, id)
           .bind(2, int64_t(p))
-          .bind_blob(3, out.proof.data(), out.proof.size())
-          .bind_blob(4, out.public_inputs.data(), out.public_inputs.size())
+          .bind(3, int64_t(out.format))
+          .bind_blob(4, out.proof.data(), out.proof.size())
+          .bind_blob(5, out.public_inputs.data(), out.public_inputs.size())
           .run();
     }
   });

@@ -6,9 +6,9 @@
 //   jobs       every accepted job (id, key id, request id, owner, priority, partition count,
 //              submission time) and, once final, its state, error and timings
 //   witnesses  per partition: the bytes of a witness given by value while the spool has room
-//              (spool_bytes in all), or the path of a witness given as a file; neither when
-//              it was not retained
-//   outputs    per partition of a succeeded job: proof and public inputs
+//              (spool_bytes in all), or the path of a witness given as a file, neither when it
+//              was not retained; and its fixed blinding, when it has one
+//   outputs    per partition of a succeeded job: proof format, proof and public inputs
 // A job's rows go when its result is fetched or its retention expires (forget). What survives
 // a SIGKILL: every job whose record_accepted returned, and every result whose record_finished
 // was committed (a result not yet committed leaves its job accepted: it runs again after the

@@ -19,12 +19,10 @@
 // Thread-safety: prove() may run concurrently on distinct inputs; each call uses the calling
 // thread and oneTBB workers.
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <vector>
 
 #include "formats/r1cs.hpp"
@@ -32,13 +30,6 @@
 #include "groth16/types.hpp"
 
 namespace cuzk::groth16 {
-
-// Thrown by a prover at a stage boundary once ProveOptions::cancel is set. Not a cuzk::Error:
-// a cancelled proof is no failure, and a handler of errors must not report it as one.
-class ProveCancelled : public std::runtime_error {
- public:
-  ProveCancelled() : std::runtime_error("the proof was cancelled") {}
-};
 
 template <class Curve>
 struct ProveOptions {
@@ -50,9 +41,6 @@ struct ProveOptions {
   // Called at the start of each stage with its name ("H", "MSM B2", ...), on the calling
   // thread: for progress reports of long proofs. May be empty.
   std::function<void(const char* stage)> on_stage;
-  // Looked at at the start of each stage (where on_stage is called): once true, the prover
-  // stops there and throws ProveCancelled. Not owned; may be null.
-  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Wall-clock milliseconds per stage.

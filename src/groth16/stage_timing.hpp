@@ -18,11 +18,9 @@ inline double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// A stage boundary: throws ProveCancelled once options.cancel is set, else tells
-// options.on_stage (when set) that `stage` begins.
+// Tells options.on_stage (when set) that `stage` begins.
 template <class Curve>
 void announce(const ProveOptions<Curve>& options, const char* stage) {
-  if (options.cancel != nullptr && options.cancel->load()) throw ProveCancelled();
   if (options.on_stage) options.on_stage(stage);
 }
 

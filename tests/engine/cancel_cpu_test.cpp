@@ -1,6 +1,6 @@
-// Cancellation of a proof that is running on the CPU: the prover stops at its next stage
-// boundary (groth16::ProveOptions::cancel), and through the engine a cancelled job ends
-// CANCELLED well before the proof would have finished.
+// Cancellation of a proof that is running on the CPU: the cpu backend stops it at the prover's
+// next stage boundary, so a cancelled job ends CANCELLED well before the proof would have
+// finished.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -17,7 +17,6 @@
 #include "engine/engine.hpp"
 #include "formats/wtns.hpp"
 #include "formats/zkey.hpp"
-#include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 
 namespace cuzk::engine {
@@ -29,7 +28,7 @@ using Curve = formats::Bn254;
 using Clock = std::chrono::steady_clock;
 
 // A dense circuit (full-width witness values: every MSM does its full work), its key and a
-// witness, built once for the file's tests.
+// witness.
 struct Fixture {
   formats::Groth16Zkey<Curve> key;
   std::vector<Curve::Fr> witness;
@@ -50,26 +49,6 @@ const Fixture& fixture() {
     return out;
   }();
   return f;
-}
-
-TEST(ProveCancellation, StopsAtTheNextStageBoundary) {
-  const Fixture& f = fixture();
-  const auto zkey = formats::read_zkey<Curve>(f.zkey_path, {});
-  std::atomic<bool> cancel{false};
-  std::vector<std::string> stages;
-  groth16::ProveOptions<Curve> options;
-  options.cancel = &cancel;
-  options.on_stage = [&](const char* stage) {
-    stages.push_back(stage);
-    if (stages.back() == "MSM A") cancel = true;  // set during MSM A
-  };
-  EXPECT_THROW(groth16::prove<Curve>(zkey, f.witness, options), groth16::ProveCancelled);
-  ASSERT_FALSE(stages.empty());
-  EXPECT_EQ(stages.back(), "MSM A") << "a stage began after the cancellation";
-  // Without the flag set, the same options prove.
-  cancel = false;
-  options.on_stage = {};
-  EXPECT_NO_THROW(groth16::prove<Curve>(zkey, f.witness, options));
 }
 
 TEST(ProveCancellation, ARunningCpuJobEndsCancelledBeforeItWouldHaveFinished) {

@@ -100,7 +100,7 @@ TEST_F(Journaled, CrashedJobsRunAgainWithTheirIdsAndOwners) {
     ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
     EXPECT_EQ(r.owner, "bob");
     ASSERT_EQ(r.partitions.size(), 1u);
-    EXPECT_EQ(r.partitions[0].proof, "sim-proof:w" + std::to_string(j));
+    EXPECT_EQ(proof_text(r.partitions[0]), "sim-proof:w" + std::to_string(j));
   }
   e.engine->shutdown(ShutdownMode::kDrain);
   expect_nothing_held(e, "after the re-run");
@@ -132,7 +132,7 @@ TEST_F(Journaled, AWitnessNotRetainedFailsTheJobWithTheReason) {
       << value.error_message;
   const JobResult file = e.engine->await(by_file, 10s);
   ASSERT_EQ(file.state, JobState::kSucceeded) << file.error_message;
-  EXPECT_EQ(file.partitions[0].proof, "sim-proof:from-file");
+  EXPECT_EQ(proof_text(file.partitions[0]), "sim-proof:from-file");
   const JobResult missing = e.engine->await(file_gone, 10s);
   EXPECT_EQ(missing.state, JobState::kFailed);
   EXPECT_NE(missing.error_message.find("could not be opened again"), std::string::npos)
@@ -166,7 +166,8 @@ TEST_F(Journaled, UnfetchedResultsSurviveACleanStopUntilFetched) {
     ASSERT_EQ(r.state, JobState::kSucceeded);
     EXPECT_EQ(r.owner, "erin");
     ASSERT_EQ(r.partitions.size(), 1u);
-    EXPECT_EQ(r.partitions[0].proof, "sim-proof:w-kept");
+    EXPECT_EQ(proof_text(r.partitions[0]), "sim-proof:w-kept");
+    EXPECT_EQ(r.partitions[0].format, ProofFormat::kSimToken);
     EXPECT_EQ(e.engine->submit(owned("w-kept", "erin", "request-2")), id);
     e.engine->shutdown(ShutdownMode::kDrain);
   }
