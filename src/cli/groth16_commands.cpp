@@ -3,10 +3,10 @@
 // from engine::make_backend); verify and setup are thin wrappers over
 // groth16/key_file_commands.hpp, gen over circuits/synthetic.hpp. prove is a drop-in for
 // rapidsnark and `snarkjs groth16 prove` (same arguments, same JSON files); verify for
-// `snarkjs groth16 verify`. Both also take bellman keys: a .params (found by content) proves with
-// --r1cs into a 192-byte proof file, and verify takes its .vk (or the .params) and that proof file;
-// public inputs are public.json either way. Exit codes: 0 success (verify: the proof is valid), 1
-// the proof does not verify or an internal error, 2 bad input (main.cpp maps cuzk::Error kinds).
+// `snarkjs groth16 verify`. Both also take bellman keys: a .params (found by content) proves with --r1cs into a
+// 192-byte proof file, and verify takes its .vk (or the .params) and that proof file; public
+// inputs are public.json either way. Exit codes: 0 success (verify: the proof is valid), 1 the
+// proof does not verify or an internal error, 2 bad input (main.cpp maps cuzk::Error kinds).
 // Output files are written to <name>.partial and renamed, so a failed command leaves an
 // existing file untouched. Steps longer than a second print progress lines (progress.hpp).
 
@@ -87,10 +87,10 @@ struct ProveArgs {
 // the key; synthesis the witness's parsing and checks (and a, b, c on the CPU); gpu the
 // NTTs and MSMs (on the CPU backend too); total the wall time from submission to the proof.
 nlohmann::ordered_json timings_json(const engine::StageTimes& t) {
-  return {
-      {"queue_ms", t.queue_ms}, {"key_load_ms", t.key_load_ms}, {"synthesis_ms", t.synthesis_ms},
-      {"stage_ms", t.stage_ms}, {"gpu_ms", t.gpu_ms},           {"epilogue_ms", t.epilogue_ms},
-      {"total_ms", t.total_ms}};
+  return {{"queue_ms", t.queue_ms},         {"key_load_ms", t.key_load_ms},
+          {"synthesis_ms", t.synthesis_ms}, {"stage_ms", t.stage_ms},
+          {"gpu_ms", t.gpu_ms},             {"epilogue_ms", t.epilogue_ms},
+          {"total_ms", t.total_ms}};
 }
 
 // One job of one partition, through an engine made here for it: one worker, one GPU (or the
@@ -117,8 +117,8 @@ engine::JobResult prove_one(const ProveArgs& a, std::string& backend_name) {
   options.workers_per_gpu = 1;
   options.prepare_ahead = false;
   options.cpu_workers = 1;
-  options.keys.budgets =
-      engine::default_key_budgets(*backend, std::span(&source, 1), 1, options.vram_margin_bytes);
+  options.keys.budgets = engine::default_key_budgets(*backend, std::span(&source, 1), 1,
+                                                     options.vram_margin_bytes);
   if (backend_name == "cuda" && a.key_memory == "vram") {
     options.keys.budgets.erase(engine::KeyTier::kPinned);
   } else if (backend_name == "cuda" && a.key_memory == "host") {
@@ -156,8 +156,8 @@ int run_prove(const ProveArgs& a) {
   const auto format = groth16::ProofFormat(out.format);
   const std::string proof_path =
       !a.proof.empty() ? a.proof : groth16::default_proof_file_name(format);
-  write_text(proof_path,
-             std::string_view(reinterpret_cast<const char*>(out.proof.data()), out.proof.size()));
+  write_text(proof_path, std::string_view(reinterpret_cast<const char*>(out.proof.data()),
+                                          out.proof.size()));
   write_text(a.pub, out.public_inputs);
   const nlohmann::ordered_json t = timings_json(result.timings.sum);
   if (a.json) {
