@@ -16,6 +16,7 @@ packages=(
   libtomlplusplus-dev               # the daemon's config
   libcpp-httplib-dev libssl-dev     # the daemon's HTTP endpoint; token identities
   python3-grpcio python3-protobuf   # the daemon's black-box tests (tests/service/hostile)
+  libsqlite3-dev                    # the engine's job journal
   python3 gnuplot-nox               # tools/plot_timeline.py (the timeline picture)
 )
 # Node.js for the interop tests (@noble/curves, snarkjs, circom2): any node ≥ 18 with npm will

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "formats/mapped_file.hpp"
 #include "service/client.hpp"
 #include "service/convert.hpp"
 #include "util/error.hpp"

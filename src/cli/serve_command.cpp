@@ -28,7 +28,7 @@ namespace {
 struct ServeFlags {
   std::string config;
   std::string socket, address, token, token_file, tokens_file, admin_token_file, http, log_level,
-      timeline, backend, key_dir;
+      timeline, backend, key_dir, journal;
   bool insecure_no_token = false;
   std::vector<std::string> allow_paths_over_tcp;
   int workers_per_gpu = 0, cpu_workers = 0, sim_gpus = 0;
@@ -78,6 +78,7 @@ service::DaemonConfig make_config(const ServeFlags& f, CLI::App& cmd) {
   if (given("--host-budget"))
     c.engine.host_bytes = service::parse_size(f.host_budget, "--host-budget");
   if (given("--key-dir")) c.key_directory = f.key_dir;
+  if (given("--journal")) c.engine.journal_path = f.journal;
   for (const auto& k : f.keys) {
     auto [id, path] = split_pair(k, "--key");
     c.key_files[id] = path;
@@ -188,6 +189,8 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--host-budget", flags->host_budget, "host bytes for partitions (\"64GiB\")");
   cmd->add_option("--key-dir", flags->key_dir,
                   "register every *.zkey, and every *.params with its .r1cs, here (id = stem)");
+  cmd->add_option("--journal", flags->journal,
+                  "the durable job journal (SQLite file); jobs and results survive restarts");
   cmd->add_option("--key", flags->keys, "register a key: ID=PATH (repeatable)");
   cmd->add_option("--key-budget", flags->key_budgets, "TIER=SIZE, tier vram|pinned|mmap");
   cmd->add_option("--preload", flags->preload, "load this key at start (repeatable)");

@@ -4,9 +4,9 @@
 #include <cstring>
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats/input_file.hpp"
 #include "service/convert.hpp"
 
 namespace cuzk::service {
@@ -34,58 +34,62 @@ void check_allowed(const fs::path& real, const std::string& shown, const Caller&
                          "name files under the server's allow_paths_over_tcp)");
 }
 
-std::shared_ptr<OpenedFile> open_witness(const std::string& path, const Caller& caller,
-                                         const PathPolicy& policy, uint64_t bound,
-                                         const std::string& what) {
+// Closes a descriptor at the end of a scope.
+struct Descriptor {
+  int fd;
+  ~Descriptor() { ::close(fd); }
+  std::string proc_path() const { return "/proc/self/fd/" + std::to_string(fd); }
+};
+
+std::shared_ptr<const formats::InputFile> open_witness(const std::string& path,
+                                                       const Caller& caller,
+                                                       const PathPolicy& policy, uint64_t bound,
+                                                       const std::string& what) {
   if (path.empty() || path.find('\0') != std::string::npos || path.front() != '/') {
     CUZK_INVALID_INPUT(what + ": the path must be absolute");
   }
-  // A TCP caller learns nothing about files outside the allowed directories, not even
-  // whether they exist: the check of the name comes first and does not touch the file.
-  if (!caller.local) {
-    const fs::path lexical = fs::path(path).lexically_normal();
-    check_allowed(lexical, path, caller, policy, what);
-  }
-  int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
-  if (policy.no_follow) flags |= O_NOFOLLOW;
-  const int fd = ::open(path.c_str(), flags);
-  if (fd < 0) {
-    const int e = errno;
-    CUZK_INVALID_INPUT(
-        what + ": cannot open '" + truncated(path) + "': " +
-        (e == ELOOP && policy.no_follow ? "it is a symbolic link (refused)" : std::strerror(e)));
-  }
-  auto file = std::make_shared<OpenedFile>(fd);
-  // Where the opened file really is (symlinks resolved): checked again, race-free.
-  if (!caller.local) {
+  formats::OpenInputOptions options;
+  options.no_follow = policy.no_follow;
+  options.max_bytes = bound;
+  std::shared_ptr<const formats::InputFile> file;
+  if (caller.local) {
+    try {
+      file = formats::InputFile::open(path, options);
+    } catch (const Error& e) {
+      // A missing witness file is a bad request, not an unknown job or key.
+      if (e.kind() != ErrorKind::kNotFound) throw;
+      CUZK_INVALID_INPUT(what + ": " + e.what());
+    }
+  } else {
+    // A TCP caller learns nothing about files outside the allowed directories, not even
+    // whether they exist: the name is checked before the file is touched, then the opened
+    // file's real path (symlinks resolved), and that same open file is what the engine gets.
+    check_allowed(fs::path(path).lexically_normal(), path, caller, policy, what);
+    int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+    if (policy.no_follow) flags |= O_NOFOLLOW;
+    const Descriptor opened{::open(path.c_str(), flags)};
+    if (opened.fd < 0) {
+      const int e = errno;
+      CUZK_INVALID_INPUT(
+          what + ": cannot open '" + truncated(path) + "': " +
+          (e == ELOOP && policy.no_follow ? "it is a symbolic link (refused)" : std::strerror(e)));
+    }
     std::error_code ec;
-    const fs::path real = fs::read_symlink(file->proc_path(), ec);
+    const fs::path real = fs::read_symlink(opened.proc_path(), ec);
     if (ec) CUZK_INVALID_INPUT(what + ": cannot resolve '" + truncated(path) + "'");
     check_allowed(real, path, caller, policy, what);
+    options.no_follow = false;  // the /proc name is a link to the file already opened
+    file = formats::InputFile::open(opened.proc_path(), options);
   }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) CUZK_INVALID_INPUT(what + ": cannot stat '" + truncated(path) + "'");
-  if (!S_ISREG(st.st_mode)) {
-    CUZK_INVALID_INPUT(what + ": '" + truncated(path) + "' is not a regular file");
-  }
-  if (st.st_size == 0) CUZK_INVALID_INPUT(what + ": '" + truncated(path) + "' is empty");
-  if (uint64_t(st.st_size) > bound) {
-    CUZK_INVALID_INPUT(what + ": '" + truncated(path) + "' is " + std::to_string(st.st_size) +
-                       " bytes, more than the " + std::to_string(bound) +
-                       " a witness of this key can be");
-  }
-  char magic[4] = {};
-  if (::pread(fd, magic, 4, 0) != 4 || std::memcmp(magic, "wtns", 4) != 0) {
+  if (file->size() == 0) CUZK_INVALID_INPUT(what + ": '" + truncated(path) + "' is empty");
+  const auto mapped = file->map();
+  if (mapped.bytes().size() < 4 || std::memcmp(mapped.bytes().data(), "wtns", 4) != 0) {
     CUZK_INVALID_INPUT(what + ": '" + truncated(path) + "' is not a .wtns file");
   }
   return file;
 }
 
 }  // namespace
-
-OpenedFile::~OpenedFile() { ::close(fd_); }
-
-fs::path OpenedFile::proc_path() const { return "/proc/self/fd/" + std::to_string(fd_); }
 
 std::string truncated(std::string_view text) {
   constexpr size_t kShown = 64;
@@ -101,8 +105,9 @@ void check_id(std::string_view id, const char* what) {
   }
 }
 
-PreparedJob prepare_job(v1::SubmitProofRequest& request, const Caller& caller,
-                        const PathPolicy& policy, uint64_t witness_bound, uint32_t max_partitions) {
+engine::JobSpec prepare_job(v1::SubmitProofRequest& request, const Caller& caller,
+                            const PathPolicy& policy, uint64_t witness_bound,
+                            uint32_t max_partitions) {
   check_id(request.key_id(), "key_id");
   if (request.request_id().size() > kMaxIdBytes) check_id(request.request_id(), "request_id");
   const auto n = uint64_t(request.partitions_size());
@@ -111,10 +116,12 @@ PreparedJob prepare_job(v1::SubmitProofRequest& request, const Caller& caller,
     CUZK_INVALID_INPUT("a job has at most " + std::to_string(max_partitions) + " partitions, not " +
                        std::to_string(n));
   }
-  PreparedJob job;
-  job.spec.key_id = request.key_id();
-  job.spec.priority = priority_from_proto(request.priority());
-  job.spec.request_id = request.request_id();
+  engine::JobSpec spec;
+  spec.key_id = request.key_id();
+  spec.priority = priority_from_proto(request.priority());
+  spec.owner = caller.owner;
+  // Idempotency is per caller: another caller's request id names another job.
+  if (!request.request_id().empty()) spec.request_id = caller.owner + "/" + request.request_id();
   for (int i = 0; i < request.partitions_size(); ++i) {
     auto& w = *request.mutable_partitions(i);
     const std::string what = "partition " + std::to_string(i);
@@ -129,21 +136,20 @@ PreparedJob prepare_job(v1::SubmitProofRequest& request, const Caller& caller,
         // Copied into the engine's buffer and freed at once, so the request holds each
         // witness once, not twice.
         std::unique_ptr<std::string> bytes(w.release_wtns());
-        job.spec.partitions.push_back(
+        spec.partitions.push_back(
             {std::make_shared<const std::vector<uint8_t>>(bytes->begin(), bytes->end())});
         break;
       }
       case v1::Witness::kPath: {
-        auto file = open_witness(w.path(), caller, policy, witness_bound, what);
-        job.spec.partitions.push_back({nullptr, file->proc_path()});
-        job.files.push_back(std::move(file));
+        spec.partitions.push_back(
+            {nullptr, open_witness(w.path(), caller, policy, witness_bound, what)});
         break;
       }
       default:
         CUZK_INVALID_INPUT(what + ": no witness (give wtns bytes or a path)");
     }
   }
-  return job;
+  return spec;
 }
 
 fs::path check_key_path(const std::string& path, const Caller& caller, const PathPolicy& policy) {

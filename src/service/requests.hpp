@@ -4,10 +4,11 @@
 // - key_id and request_id are bounded (kMaxIdBytes); a job has 1..max_partitions partitions;
 // - witness bytes are moved out of the request, so a witness is held once per request;
 // - a witness path is honoured for local callers (the unix socket), and for TCP callers only
-//   inside `allowed_over_tcp`; the file is opened here, once (O_NONBLOCK so a FIFO cannot block,
-//   O_NOFOLLOW when asked), must be a regular, non-empty file no larger than the key's witness
-//   bound and start with the .wtns magic; the engine reads the opened file, so a swap of the
-//   path after submission changes nothing. Error messages name the path, never its contents.
+//   inside `allowed_over_tcp` (checked on the name, and again on where the opened file really
+//   is); the file is opened here, once, as a formats::InputFile (a regular file no larger
+//   than the key's witness bound; O_NOFOLLOW when asked), must be non-empty and start with the
+//   .wtns magic; the engine maps that opened file, so a swap of the path after submission
+//   changes nothing. Error messages name the path, never its contents.
 //
 // Errors: kInvalidInput; PermissionDenied for a path the caller may not name. Pure functions
 // over their arguments (thread-safe).
@@ -40,33 +41,16 @@ struct PathPolicy {
   bool no_follow = false;
 };
 
-// A witness file opened at submission, kept open until its job is final. The engine reads it
-// through /proc/self/fd/N, which names the opened file itself, not the path.
-class OpenedFile {
- public:
-  explicit OpenedFile(int fd) : fd_(fd) {}
-  ~OpenedFile();
-  OpenedFile(const OpenedFile&) = delete;
-  OpenedFile& operator=(const OpenedFile&) = delete;
-  std::filesystem::path proc_path() const;
-
- private:
-  int fd_;
-};
-
-struct PreparedJob {
-  engine::JobSpec spec;
-  std::vector<std::shared_ptr<OpenedFile>> files;
-};
-
 // `text` cut to 64 bytes with its length, for logs and messages.
 std::string truncated(std::string_view text);
 // kInvalidInput when empty or longer than kMaxIdBytes.
 void check_id(std::string_view id, const char* what);
 
 // Consumes the request's witness bytes. `witness_bound`: the largest witness file the key takes.
-PreparedJob prepare_job(v1::SubmitProofRequest& request, const Caller& caller,
-                        const PathPolicy& policy, uint64_t witness_bound, uint32_t max_partitions);
+// The job's owner is the caller's; its request id is scoped to the caller.
+engine::JobSpec prepare_job(v1::SubmitProofRequest& request, const Caller& caller,
+                            const PathPolicy& policy, uint64_t witness_bound,
+                            uint32_t max_partitions);
 
 // A key path of PreloadKey: PermissionDenied unless the caller may name it; kInvalidInput
 // when it is not a regular file. Returns the canonical path.

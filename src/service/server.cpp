@@ -9,7 +9,6 @@
 #include <mutex>
 #include <set>
 #include <shared_mutex>
-#include <unordered_map>
 
 #include <unistd.h>
 
@@ -135,14 +134,10 @@ struct Server::Impl {
   engine::Metrics rpc_metrics;
   std::mutex jobs_mutex;
   std::map<std::string, uint64_t> witness_bounds;
-  // Who submitted each job the engine may still know, and the witness files each keeps open.
-  std::unordered_map<engine::JobId, std::string> owners;
-  std::unordered_map<engine::JobId, std::vector<std::shared_ptr<OpenedFile>>> files;
   std::set<engine::JobId> logged_done;  // jobs whose completion was logged (bounded)
   std::mutex blocking_mutex;
   std::condition_variable blocking_done;
   int blocking_calls = 0;
-  Clock::time_point next_owner_sweep = Clock::now();
   std::unique_ptr<JobWaiters> waiters;
   std::unique_ptr<UnixListener> unix_listener;
   std::unique_ptr<ProvingEngineService> unix_service, tcp_service;
@@ -161,7 +156,7 @@ struct Server::Impl {
       paths.allowed_over_tcp.push_back(canonical);
     }
     paths.no_follow = o.paths_no_follow;
-    waiters = std::make_unique<JobWaiters>(o.max_waiting_calls, 1000ms, [this] { sweep(); });
+    waiters = std::make_unique<JobWaiters>(o.max_waiting_calls);
   }
 
   bool accepting_now() const {
@@ -217,59 +212,27 @@ struct Server::Impl {
     return it->second;
   }
 
+  // A job is the caller's (or the caller is an admin); otherwise it is "unknown".
   void check_access(const Caller& caller, engine::JobId id) {
-    if (caller.admin) return;
-    std::lock_guard lock(jobs_mutex);
-    const auto it = owners.find(id);
-    if (it == owners.end() || it->second != caller.owner) unknown_job(id);
+    std::string owner;
+    try {
+      owner = engine.peek(id).first;
+    } catch (const Error& e) {
+      if (e.kind() == ErrorKind::kNotFound) unknown_job(id);
+      throw;
+    }
+    if (!caller.admin && owner != caller.owner) unknown_job(id);
   }
 
   engine::JobId submit(v1::SubmitProofRequest& request, const Caller& caller) {
     check_id(request.key_id(), "key_id");
-    auto job = prepare_job(request, caller, paths, witness_bound(request.key_id()),
-                           options.max_partitions_per_request);
-    // Idempotency is per caller: another caller's request id names another job.
-    if (!job.spec.request_id.empty())
-      job.spec.request_id = caller.owner + "/" + job.spec.request_id;
+    auto spec = prepare_job(request, caller, paths, witness_bound(request.key_id()),
+                            options.max_partitions_per_request);
     std::shared_lock lock(accept_mutex);
     if (!accepting) {
       throw engine::ShuttingDownError("the daemon is shutting down and takes no new jobs");
     }
-    const auto id = engine.submit(std::move(job.spec));
-    std::lock_guard jobs(jobs_mutex);
-    owners.emplace(id, caller.owner);
-    if (!job.files.empty()) {
-      auto& held = files[id];
-      held.insert(held.end(), job.files.begin(), job.files.end());
-    }
-    return id;
-  }
-
-  // Closes the witness files of final jobs; forgets the owners of jobs the engine forgot.
-  void sweep() {
-    std::vector<engine::JobId> ids;
-    const bool owners_too = Clock::now() >= next_owner_sweep;
-    {
-      std::lock_guard lock(jobs_mutex);
-      for (const auto& [id, held] : files) ids.push_back(id);
-      if (owners_too) {
-        for (const auto& [id, owner] : owners) ids.push_back(id);
-        next_owner_sweep = Clock::now() + 10s;
-      }
-    }
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    for (const auto id : ids) {
-      bool known = true, final_state = false;
-      try {
-        final_state = engine::is_final(engine.await(id, 0ms).state);
-      } catch (const Error&) {
-        known = false;
-      }
-      std::lock_guard lock(jobs_mutex);
-      if (!known || final_state) files.erase(id);
-      if (!known) owners.erase(id);
-    }
+    return engine.submit(std::move(spec));
   }
 
   void record(const char* method, const Status& status, const std::string& peer) {
@@ -310,11 +273,12 @@ namespace {
 // thread) exactly once; deleted by gRPC after that (OnDone).
 class WaitReactor final : public grpc::ServerUnaryReactor, public Waiting {
  public:
-  WaitReactor(Server::Impl& impl, const char* method, std::string peer, engine::JobId id,
-              uint64_t timeout_ms, bool owns_job, v1::ProofResult* out)
+  WaitReactor(Server::Impl& impl, const char* method, grpc::CallbackServerContext& context,
+              engine::JobId id, uint64_t timeout_ms, bool owns_job, v1::ProofResult* out)
       : impl_(impl),
+        context_(context),
         method_(method),
-        peer_(std::move(peer)),
+        peer_(context.peer()),
         id_(id),
         deadline_(Clock::now() + std::min<std::chrono::milliseconds>(
                                      std::chrono::milliseconds(std::min<uint64_t>(
@@ -327,23 +291,33 @@ class WaitReactor final : public grpc::ServerUnaryReactor, public Waiting {
     cancelled_ = true;
     impl_.waiters->wake(*this);
   }
-  void OnDone() override { delete this; }
+  // A final result counts as fetched (the journal forgets it) once its answer was sent.
+  void OnDone() override {
+    if (sent_final_ && !context_.IsCancelled()) impl_.engine.fetched(id_);
+    delete this;
+  }
 
+  // Peeks at the job's state until it is final, the wait ends or the call goes away. The
+  // result is read only for a call still there to receive it, and counts as fetched (the
+  // journal forgets it) once its answer was sent (OnDone). A final answer to a call that
+  // went away is CANCELLED, the result kept for a later await.
   bool poll() override {
     Status status;
     try {
-      const auto r = impl_.engine.await(id_, 0ms);
       const bool cancelled = cancelled_;
-      if (!engine::is_final(r.state) && !cancelled && Clock::now() < deadline_) return false;
-      if (!engine::is_final(r.state) && owns_job_ && impl_.engine.cancel(id_)) {
+      const bool final_state = engine::is_final(impl_.engine.peek(id_).second);
+      if (!final_state && !cancelled && Clock::now() < deadline_) return false;
+      if (!final_state && owns_job_ && impl_.engine.cancel(id_)) {
         log_info("job_abandoned").kv("job", id_).kv("reason", cancelled ? "call ended" : "timeout");
       }
-      if (engine::is_final(r.state)) impl_.log_done(r);
-      if (cancelled && !engine::is_final(r.state)) {
+      if (cancelled) {
         status =
             Status(StatusCode::CANCELLED, "job " + std::to_string(id_) +
                                               ": the call was cancelled or its deadline passed");
       } else {
+        const auto r = impl_.engine.await(id_, 0ms, /*fetch=*/false);
+        sent_final_ = engine::is_final(r.state);
+        if (sent_final_) impl_.log_done(r);
         result_to_proto(r, *out_);
         status = result_status(r);
       }
@@ -357,6 +331,7 @@ class WaitReactor final : public grpc::ServerUnaryReactor, public Waiting {
 
  private:
   Server::Impl& impl_;
+  grpc::CallbackServerContext& context_;
   const char* method_;
   std::string peer_;
   engine::JobId id_;
@@ -364,6 +339,7 @@ class WaitReactor final : public grpc::ServerUnaryReactor, public Waiting {
   bool owns_job_;
   v1::ProofResult* out_;
   std::atomic<bool> cancelled_{false};
+  bool sent_final_ = false;
 };
 
 }  // namespace
@@ -540,8 +516,7 @@ class ProvingEngineService final : public v1::ProvingEngine::CallbackService {
   grpc::ServerUnaryReactor* wait(const char* method, grpc::CallbackServerContext* context,
                                  engine::JobId id, uint64_t timeout_ms, bool owns_job,
                                  v1::ProofResult* response) {
-    auto* reactor =
-        new WaitReactor(impl_, method, context->peer(), id, timeout_ms, owns_job, response);
+    auto* reactor = new WaitReactor(impl_, method, *context, id, timeout_ms, owns_job, response);
     if (!impl_.waiters->add(reactor)) {
       if (owns_job) impl_.engine.cancel(id);
       const Status status(StatusCode::RESOURCE_EXHAUSTED,

@@ -12,9 +12,7 @@ constexpr auto kFirstPoll = 2ms;
 constexpr auto kLongestInterval = 50ms;
 }  // namespace
 
-JobWaiters::JobWaiters(size_t max_waiting, std::chrono::milliseconds chore_period,
-                       std::function<void()> chore)
-    : max_(max_waiting), chore_period_(chore_period), chore_(std::move(chore)) {
+JobWaiters::JobWaiters(size_t max_waiting) : max_(max_waiting) {
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -58,12 +56,11 @@ void JobWaiters::stop() {
 }
 
 void JobWaiters::loop() {
-  auto next_chore = Clock::now() + chore_period_;
   std::vector<Waiting*> due;
   std::unique_lock lock(mutex_);
   for (;;) {
     if (stopping_ && waiting_.empty()) return;
-    auto until = next_chore;
+    auto until = Clock::now() + std::chrono::hours(1);
     for (const Waiting* w : waiting_) until = std::min(until, w->next_);
     wake_.wait_until(lock, until, [&] { return woken_ || (stopping_ && waiting_.empty()); });
     woken_ = false;
@@ -82,10 +79,6 @@ void JobWaiters::loop() {
       w->interval_ = std::min<std::chrono::milliseconds>(w->interval_ * 2, kLongestInterval);
       w->next_ = Clock::now() + w->interval_;
       again.push_back(w);
-    }
-    if (now >= next_chore) {
-      chore_();
-      next_chore = Clock::now() + chore_period_;
     }
     lock.lock();
     waiting_.insert(waiting_.end(), again.begin(), again.end());

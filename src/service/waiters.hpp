@@ -2,8 +2,7 @@
 // JobWaiters: one thread that keeps every waiting call (AwaitProof, Prove) of the server and
 // polls each until it is done, so that a waiting client holds no thread. A waiting call is
 // polled first after 2 ms, then at intervals doubling up to 50 ms (a job of seconds is noticed
-// within 50 ms of its end), and at once when it is woken (its client went away). The thread
-// also runs a periodic chore (the server's sweep of finished jobs' files and owners).
+// within 50 ms of its end), and at once when it is woken (its client went away).
 //
 // Ownership: the waiters do not own what they poll: a Waiting is finished by its own poll
 // (which returns true) and is not touched again. Thread-safety: add and wake from any thread;
@@ -12,7 +11,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -34,8 +32,7 @@ class Waiting {
 
 class JobWaiters {
  public:
-  JobWaiters(size_t max_waiting, std::chrono::milliseconds chore_period,
-             std::function<void()> chore);
+  explicit JobWaiters(size_t max_waiting);
   ~JobWaiters();  // stop()
 
   // False when max_waiting calls already wait, or after stop().
@@ -51,8 +48,6 @@ class JobWaiters {
   void loop();
 
   const size_t max_;
-  const std::chrono::milliseconds chore_period_;
-  std::function<void()> chore_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   bool woken_ = false, stopping_ = false;
