@@ -3,8 +3,9 @@
 // or TCP (--address host:port, default $CUZK_ADDRESS) with an optional bearer token (--token,
 // default $CUZK_TOKEN: an environment variable keeps it out of `ps`).
 // Exit codes: 0 success; 1 failure (the job failed or was cancelled, the daemon is unreachable
-// or refused: UNAVAILABLE, RESOURCE_EXHAUSTED, UNAUTHENTICATED, INTERNAL); 2 bad input
-// (INVALID_ARGUMENT, NOT_FOUND, unreadable files); 3 `await`: the job is not final yet.
+// or refused: UNAVAILABLE, RESOURCE_EXHAUSTED, UNAUTHENTICATED, PERMISSION_DENIED, INTERNAL);
+// 2 bad input (INVALID_ARGUMENT, NOT_FOUND, unreadable files); 3 `await`: the job is not final
+// yet.
 
 #include <algorithm>
 #include <cstdio>
