@@ -195,8 +195,17 @@ BellmanAssignment bellman_assignment(const formats::R1cs<Curve>& r1cs,
   return s;
 }
 
+BellmanKeySizes bellman_key_sizes(const formats::BellmanParams& params) {
+  return {params.vk.ic.size(), params.l.size(),    params.a.size(),
+          params.b_g1.size(),  params.b_g2.size(), params.h.size()};
+}
+
 void check_bellman_assignment(const formats::BellmanParams& params,
                               const BellmanAssignmentView& s) {
+  check_bellman_assignment(bellman_key_sizes(params), s);
+}
+
+void check_bellman_assignment(const BellmanKeySizes& key, const BellmanAssignmentView& s) {
   if (s.a.empty() || s.b.empty() || s.c.empty()) {
     CUZK_INVALID_INPUT("assignment: a, b and c must not be empty (abc_size is 0)");
   }
@@ -209,24 +218,23 @@ void check_bellman_assignment(const formats::BellmanParams& params,
     CUZK_INVALID_INPUT("assignment: the input assignment is empty (it starts with the constant 1)");
   }
   if (s.aux.empty()) CUZK_INVALID_INPUT("assignment: the auxiliary assignment is empty");
-  const size_t n_domain = params.h.size() + 1;
+  const size_t n_domain = key.h + 1;
   if (domain_for(s.a.size()) != n_domain) {
     CUZK_INVALID_INPUT("assignment: abc_size " + count(s.a.size()) + " needs a domain of " +
                        count(domain_for(s.a.size())) + ", but the key's is " + count(n_domain) +
-                       " (h holds " + count(params.h.size()) + " points)");
+                       " (h holds " + count(key.h) + " points)");
   }
-  if (s.inputs.size() != params.vk.ic.size()) {
+  if (s.inputs.size() != key.ic) {
     CUZK_INVALID_INPUT("assignment: " + count(s.inputs.size()) +
-                       " inputs (the constant included), but the key's ic has " +
-                       count(params.vk.ic.size()) + " points");
+                       " inputs (the constant included), but the key's ic has " + count(key.ic) +
+                       " points");
   }
   if (s.inputs[0] != Fr::one()) {
     CUZK_INVALID_INPUT("assignment: the first input (the constant) is not 1");
   }
-  if (s.aux.size() != params.l.size()) {
+  if (s.aux.size() != key.l) {
     CUZK_INVALID_INPUT("assignment: " + count(s.aux.size()) +
-                       " auxiliary values, but the key's l has " + count(params.l.size()) +
-                       " points");
+                       " auxiliary values, but the key's l has " + count(key.l) + " points");
   }
   if (s.inputs.size() + s.aux.size() > std::numeric_limits<uint32_t>::max()) {
     CUZK_INVALID_INPUT("assignment: more than 2^32 − 1 variables");
@@ -238,15 +246,15 @@ void check_bellman_assignment(const formats::BellmanParams& params,
   check_bitmap(s.b_aux_density, s.b_aux_bit_len, s.b_aux_popcount, s.aux.size(), "b_aux_density",
                "auxiliary values");
   const size_t a_points = s.inputs.size() + s.a_aux_popcount;
-  if (params.a.size() != a_points) {
-    CUZK_INVALID_INPUT("assignment: the key's a holds " + count(params.a.size()) +
+  if (key.a != a_points) {
+    CUZK_INVALID_INPUT("assignment: the key's a holds " + count(key.a) +
                        " points, but the inputs and a_aux_popcount select " + count(a_points));
   }
   const size_t b_points = s.b_inp_popcount + s.b_aux_popcount;
-  if (params.b_g1.size() != b_points || params.b_g2.size() != b_points) {
-    CUZK_INVALID_INPUT("assignment: the key's b_g1 and b_g2 hold " + count(params.b_g1.size()) +
-                       " and " + count(params.b_g2.size()) +
-                       " points, but b_inp_popcount + b_aux_popcount select " + count(b_points));
+  if (key.b_g1 != b_points || key.b_g2 != b_points) {
+    CUZK_INVALID_INPUT("assignment: the key's b_g1 and b_g2 hold " + count(key.b_g1) + " and " +
+                       count(key.b_g2) + " points, but b_inp_popcount + b_aux_popcount select " +
+                       count(b_points));
   }
 }
 

@@ -85,6 +85,13 @@ BellmanAssignment bellman_assignment(const formats::R1cs<BellmanCurve>& r1cs,
 // B-G2 = b_inp_popcount + b_aux_popcount). Reads every bitmap word (16 MiB at 2^27 variables).
 void check_bellman_assignment(const formats::BellmanParams& params,
                               const BellmanAssignmentView& assignment);
+// The point counts of a key's vectors, all the check reads (for keys that are not a
+// formats::BellmanParams on the host, such as one uploaded to a device).
+struct BellmanKeySizes {
+  size_t ic = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0, h = 0;
+};
+BellmanKeySizes bellman_key_sizes(const formats::BellmanParams& params);
+void check_bellman_assignment(const BellmanKeySizes& key, const BellmanAssignmentView& assignment);
 
 // The proof: check_bellman_assignment, H from a, b, c, the five MSMs (A and B over the
 // variables the bitmaps select), the epilogue, and the proof verified against the key's
