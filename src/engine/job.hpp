@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "groth16/blinding_bytes.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::engine {
@@ -37,6 +38,8 @@ std::string_view priority_name(Priority priority);  // "low", "normal", "high", 
 struct PartitionInput {
   std::shared_ptr<const std::vector<uint8_t>> witness;
   std::filesystem::path witness_path = {};
+  // Fixed r and s for this partition's proof; nullopt: the prover draws them.
+  std::optional<groth16::BlindingBytes> blinding = std::nullopt;
 };
 
 struct JobSpec {
@@ -71,11 +74,18 @@ struct JobTimings {
   double wall_ms = 0;  // submission to completion of the job
 };
 
-// One partition's result. proof: the backend's proof encoding (cpu: snarkjs proof.json text;
-// sim: a token naming job and partition); public_inputs: public.json text (cpu) or empty.
+// How PartitionOutput::proof is encoded: the key's own format (groth16::ProofFormat's values:
+// snarkjs proof.json text for a .zkey, the 192-byte compressed proof for a bellman .params),
+// or the sim backend's token naming job and partition.
+enum class ProofFormat : uint8_t { kSnarkjsJson = 1, kBellman = 2, kSimToken = 3 };
+std::string_view proof_format_name(ProofFormat format);  // "snarkjs_json", "bellman", "sim_token"
+
+// One partition's result: the proof's bytes in `format`, and the public inputs as public.json
+// text (empty for sim).
 struct PartitionOutput {
-  std::string proof;          // proof.json text; a .params key's: the 192-byte proof in hex
-  std::string public_inputs;  // public.json text
+  ProofFormat format = ProofFormat::kSnarkjsJson;
+  std::vector<uint8_t> proof;
+  std::string public_inputs;
 };
 
 struct JobResult {
