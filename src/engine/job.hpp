@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "groth16/bellman_assignment.hpp"
 #include "groth16/blinding_bytes.hpp"
 #include "util/error.hpp"
 
@@ -34,10 +35,17 @@ std::string_view priority_name(Priority priority);  // "low", "normal", "high", 
 // witness in host memory; the file must stay as it is until the job is final. A backend that
 // models work (sim) reads only the bytes and may treat agreed contents as a bad witness
 // (sim_backend.hpp). The bytes are shared and immutable, so that a retry or an idempotent
-// resubmission does not copy them. Exactly one of the two is set (Engine::submit checks).
+// resubmission does not copy them. Exactly one of the two is set (Engine::submit checks), or
+// instead of a witness, a bellman assignment.
 struct PartitionInput {
   std::shared_ptr<const std::vector<uint8_t>> witness;
   std::filesystem::path witness_path = {};
+  // A bellman assignment (groth16/bellman_assignment.hpp: a, b, c, the input and auxiliary
+  // assignments and the density bitmaps, as bellperson hands them over) instead of a witness,
+  // for a .params key (KeySource::assignments_only: no matrices). The view does not own its
+  // memory: assignment_owner keeps it alive (or the caller does, until the job is final).
+  std::shared_ptr<const groth16::BellmanAssignmentView> assignment = nullptr;
+  std::shared_ptr<const void> assignment_owner = nullptr;
   // Fixed r and s for this partition's proof; nullopt: the prover draws them.
   std::optional<groth16::BlindingBytes> blinding = std::nullopt;
 };

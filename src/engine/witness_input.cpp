@@ -26,6 +26,12 @@ WitnessView WitnessView::of(const PartitionInput& input) {
 void check_partition_input(const PartitionInput& input, size_t index) {
   const std::string partition = "partition " + std::to_string(index);
   const bool has_path = !input.witness_path.empty();
+  if (input.assignment) {
+    if (input.witness || has_path) {
+      CUZK_INVALID_INPUT(partition + ": both a witness and a bellman assignment are given");
+    }
+    return;  // its contents are checked against the key when it is proved
+  }
   if (input.witness && has_path) {
     CUZK_INVALID_INPUT(partition + ": a witness is given both as bytes and as a path");
   }

@@ -28,7 +28,8 @@ class WitnessView {
 };
 
 // What Engine::submit checks of partition `index` before accepting it: a witness is given one
-// way, not both, not empty; a path names a readable regular file. kInvalidInput names the
+// way, not both, not empty, or a bellman assignment alone; a path names a readable regular
+// file. kInvalidInput names the
 // partition and the problem.
 void check_partition_input(const PartitionInput& input, size_t index);
 
