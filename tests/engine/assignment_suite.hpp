@@ -64,25 +64,41 @@ inline JobResult prove(Engine* engine, const std::string& key, std::vector<Parti
 
 }  // namespace assignment_suite
 
-inline void run_bellman_assignment_suite(Engine* engine, const std::filesystem::path& dir) {
+// A porep-shaped circuit's .params key alone (no .r1cs beside it) and its assignment.
+struct AssignmentKey {
+  KeySource source;
+  circuits::SyntheticCircuit<groth16::BellmanCurve> circuit;
+  formats::BellmanParams params;
+  std::shared_ptr<const groth16::BellmanAssignment> assignment;
+};
+
+inline AssignmentKey make_assignment_key(const std::filesystem::path& dir) {
   using namespace assignment_suite;
   circuits::SyntheticSpec spec;
   spec.shape = circuits::Shape::kPorep;
   spec.constraints = 700;
   spec.public_inputs = 3;
   spec.seed = cuzk::test::seed() + 11;
-  const auto circuit = circuits::generate_circuit<Curve>(spec);
-  const auto params = groth16::bellman_setup(circuit.r1cs);
-  const std::filesystem::path key_path = dir / "assignments.params";  // no .r1cs beside it
-  formats::write_bellman_params(key_path, params);
-  const auto vk = groth16::verifying_key_from_bellman(params.vk);
-  auto owned = std::make_shared<const groth16::BellmanAssignment>(
-      groth16::bellman_assignment(circuit.r1cs, circuit.witness));
+  AssignmentKey k;
+  k.circuit = circuits::generate_circuit<Curve>(spec);
+  k.params = groth16::bellman_setup(k.circuit.r1cs);
+  k.source.path = dir / "assignments.params";
+  k.source.assignments_only = true;
+  formats::write_bellman_params(k.source.path, k.params);
+  k.assignment = std::make_shared<const groth16::BellmanAssignment>(
+      groth16::bellman_assignment(k.circuit.r1cs, k.circuit.witness));
+  return k;
+}
 
-  KeySource source;
-  source.path = key_path;
-  source.assignments_only = true;
-  engine->register_key("assignments", source);
+// Registers the key as "assignments" and proves with it; the key ends in `key_tier`.
+inline void run_bellman_assignment_suite(Engine* engine, const AssignmentKey& key,
+                                         KeyTier key_tier) {
+  using namespace assignment_suite;
+  const auto& circuit = key.circuit;
+  const auto& params = key.params;
+  const auto& owned = key.assignment;
+  const auto vk = groth16::verifying_key_from_bellman(params.vk);
+  engine->register_key("assignments", key.source);
 
   auto rng = cuzk::test::rng("engine assignment blinding");
   const groth16::Blinding<Curve> fixed{Fr::random(rng), Fr::random(rng)};
@@ -156,6 +172,9 @@ inline void run_bellman_assignment_suite(Engine* engine, const std::filesystem::
   ASSERT_EQ(again.state, JobState::kSucceeded) << again.error_message;
   EXPECT_EQ(again.partitions[0].proof, r.partitions[0].proof);
   ASSERT_TRUE(engine->wait_idle(60s));
+  for (const auto& k : engine->status().keys) {
+    if (k.id == "assignments") EXPECT_EQ(k.tier, key_tier);
+  }
 }
 
 }  // namespace cuzk::engine::test

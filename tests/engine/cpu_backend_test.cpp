@@ -62,7 +62,8 @@ TEST_F(CpuEngine, BellmanAssignmentsProveWithAParamsKeyAlone) {
   o.host_bytes = uint64_t(1) << 30;
   o.keys.budgets = {{KeyTier::kPinned, uint64_t(1) << 30}};
   auto engine = Engine::create(o, CpuBackend::create({}));
-  test::run_bellman_assignment_suite(engine.get(), dir_);
+  test::run_bellman_assignment_suite(engine.get(), test::make_assignment_key(dir_),
+                                     KeyTier::kPinned);
   engine->shutdown(ShutdownMode::kDrain);
 }
 
