@@ -3,7 +3,8 @@
 # with an NVIDIA GPU: builds the GPU prover's tests (sm_90) and runs them, the assignment tests
 # first (proofs byte-equal to the CPU's prove_bellman_assignment: key in VRAM without matrices,
 # streamed from pinned memory, with an H table; refusals), then the rest of the prover's tests
-# (the circuit path shares its stages with the assignment path).
+# (the circuit path shares its stages with the assignment path), and the engine's cuda backend
+# proving assignments with a .params key registered without matrices.
 #
 #   scripts/gpu-assignment.sh [BUILD_DIR]    run from the repository root; BUILD_DIR defaults
 #                                            to build/gpu-assignment
@@ -35,20 +36,24 @@ if [[ -d .deps ]]; then
 fi
 
 BINARY="$BUILD_DIR/tests/gpu/cuzk_gpu_prover_test"
-if [[ ! -x "$BINARY" ]]; then
+if [[ ! -x "$BINARY" || ! -x "$BUILD_DIR/tests/gpu/cuzk_gpu_engine_test" ]]; then
   section "configuring and building the GPU prover's tests in $BUILD_DIR"
   GENERATOR=()
   command -v ninja >/dev/null && GENERATOR=(-G Ninja)
   cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_BUILD_SERVICE=OFF \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_BENCH=OFF -DCUZK_BUILD_FUZZERS=OFF \
     "${CMAKE_PREFIX_ARGS[@]}" || fail "CMake configuration failed"
-  cmake --build "$BUILD_DIR" --target cuzk_gpu_prover_test -j "$(nproc)" || fail "the build failed"
+  cmake --build "$BUILD_DIR" --target cuzk_gpu_prover_test cuzk_gpu_engine_test -j "$(nproc)" ||
+    fail "the build failed"
 fi
 
 export CUZK_REQUIRE_GPU=1
 status=0
 section "assignment tests"
 "$BINARY" --gtest_filter='GpuAssignment*' --gtest_output="json:$OUT/assignment.json" || status=1
+section "the engine on the cuda backend: assignments with a .params key alone (VRAM, pinned)"
+"$BUILD_DIR/tests/gpu/cuzk_gpu_engine_test" --gtest_filter='*Assignment*' \
+  --gtest_output="json:$OUT/engine_assignment.json" || status=1
 section "the rest of the GPU prover's tests"
 "$BINARY" --gtest_filter='-GpuAssignment*' --gtest_output="json:$OUT/prover.json" || status=1
 
