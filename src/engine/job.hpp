@@ -7,6 +7,7 @@
 // partition index) and the job completes when all of its partitions have: every one succeeded,
 // or the first failure or a cancellation settled it. Plain values; no thread-safety concerns.
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -37,6 +38,14 @@ std::string_view priority_name(Priority priority);  // "low", "normal", "high", 
 struct PartitionInput {
   std::shared_ptr<const std::vector<uint8_t>> witness;
   std::filesystem::path witness_path = {};
+  // The blinding factors r and s of this partition's proof instead of fresh random ones: a
+  // caller that chooses its own (the supraseal C interface; tests comparing proofs byte for
+  // byte). BLS12-381 Fr in Montgomery form, 4 little-endian 64-bit limbs each (ff/field.hpp's
+  // storage). Empty: the backend draws them from the system CSPRNG.
+  struct Blinding {
+    std::array<uint64_t, 4> r, s;
+  };
+  std::optional<Blinding> blinding = {};
 };
 
 struct JobSpec {
