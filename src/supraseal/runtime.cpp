@@ -229,6 +229,7 @@ Batch Runtime::submit(const Srs& srs, std::span<const Assignment> circuits,
   for (size_t i = 0; i < circuits.size(); ++i) {
     spec.partitions.push_back(assignment_input(circuits[i], i, srs.key->shape, r_s[i], s_s[i]));
   }
+  if (gpu_index >= 0 && devices > 0) spec.device = gpu_index;
   Batch batch{srs.key, engine_->submit(std::move(spec)), circuits.size()};
   return batch;
 }
