@@ -33,8 +33,7 @@ void Scheduler::push_job(std::vector<QueuedPartition> partitions) {
   not_empty_.notify_all();
 }
 
-std::set<QueuedPartition, Scheduler::Order>::const_iterator Scheduler::first_for(
-    int device) const {
+std::set<QueuedPartition, Scheduler::Order>::const_iterator Scheduler::first_for(int device) const {
   auto it = queue_.begin();
   while (it != queue_.end() && device >= 0 && it->device >= 0 && it->device != device) ++it;
   return it;

@@ -32,7 +32,7 @@ struct QueuedPartition {
   JobId job = 0;
   Clock::time_point enqueued{};
   std::shared_ptr<JobRecord> record;  // may be null (scheduler tests)
-  int device = -1;  // ≥ 0: only a worker of this GPU takes it (JobSpec::device)
+  int device = -1;                    // ≥ 0: only a worker of this GPU takes it (JobSpec::device)
 };
 
 class Scheduler {
@@ -56,8 +56,7 @@ class Scheduler {
   // idle worker takes what is queued first, so no partition waits behind a busy one while a
   // worker (of this GPU or another) has nothing to do.
   // A partition pinned to `device` is taken even while others wait: they cannot take it.
-  std::optional<QueuedPartition> try_pop(const std::atomic<bool>* leave = nullptr,
-                                         int device = -1);
+  std::optional<QueuedPartition> try_pop(const std::atomic<bool>* leave = nullptr, int device = -1);
   // Callers blocked in pop() now (idle workers).
   size_t waiting() const;
   // Puts back a partition a worker took but gave up before running it (its GPU was taken out
@@ -97,7 +96,7 @@ class Scheduler {
   std::condition_variable not_empty_;
   std::set<QueuedPartition, Order> queue_;
   bool closed_ = false;
-  size_t waiting_ = 0;  // callers blocked in pop()
+  size_t waiting_ = 0;      // callers blocked in pop()
   std::set<int> released_;  // GPUs out of service (release_device)
 };
 

@@ -34,10 +34,14 @@ RustError failure(int code, const std::string& message) {
 
 int error_code(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::kInvalidInput: return EINVAL;
-    case ErrorKind::kNotFound: return ENOENT;
-    case ErrorKind::kResourceExhausted: return ENOMEM;
-    default: return EIO;
+    case ErrorKind::kInvalidInput:
+      return EINVAL;
+    case ErrorKind::kNotFound:
+      return ENOENT;
+    case ErrorKind::kResourceExhausted:
+      return ENOMEM;
+    default:
+      return EIO;
   }
 }
 

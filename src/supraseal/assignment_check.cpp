@@ -36,21 +36,24 @@ size_t popcount(const uint64_t* words, size_t bits) {
 void check_density(size_t index, const char* name, const uint64_t* words, size_t bits,
                    size_t claimed) {
   if (bits == 0) {
-    if (claimed != 0) refuse(index, std::string(name) + ": popcount " + std::to_string(claimed) +
-                                        " of an empty bitmap");
+    if (claimed != 0)
+      refuse(index,
+             std::string(name) + ": popcount " + std::to_string(claimed) + " of an empty bitmap");
     return;
   }
   if (words == nullptr) refuse(index, std::string(name) + " is null");
   const size_t ones = popcount(words, bits);
   if (ones != claimed) {
-    refuse(index, std::string(name) + ": popcount " + std::to_string(claimed) + " but the bitmap has " +
-                      std::to_string(ones) + " ones in its " + std::to_string(bits) + " bits");
+    refuse(index, std::string(name) + ": popcount " + std::to_string(claimed) +
+                      " but the bitmap has " + std::to_string(ones) + " ones in its " +
+                      std::to_string(bits) + " bits");
   }
 }
 
 void check_count(size_t index, const std::string& what, size_t given, size_t key) {
   if (given != key) {
-    refuse(index, what + " is " + std::to_string(given) + " but the key needs " + std::to_string(key));
+    refuse(index,
+           what + " is " + std::to_string(given) + " but the key needs " + std::to_string(key));
   }
 }
 
@@ -92,8 +95,8 @@ engine::PartitionInput assignment_input(const Assignment& c, size_t index, const
   check_count(index, "inp_assignment_size (the key's verifying key has one IC point per input)",
               n_inp, key.ic);
   check_count(index, "aux_assignment_size (one L point per auxiliary variable)", n_aux, key.l);
-  check_count(index, "inp_assignment_size + a_aux_popcount (the A query)",
-              n_inp + c.a_aux_popcount, key.a);
+  check_count(index, "inp_assignment_size + a_aux_popcount (the A query)", n_inp + c.a_aux_popcount,
+              key.a);
   check_count(index, "b_inp_popcount + b_aux_popcount (the B queries)",
               c.b_inp_popcount + c.b_aux_popcount, key.b_g1);
   // bellman's domain is the smallest power of two ≥ abc_size; the key's H query has N − 1

@@ -27,7 +27,8 @@ using service::log_info;
 
 KeyShape read_key_shape(const fs::path& path) {
   if (path.extension() != ".params") {
-    CUZK_INVALID_INPUT(path.string() + ": not a bellman .params key (the name must end in .params)");
+    CUZK_INVALID_INPUT(path.string() +
+                       ": not a bellman .params key (the name must end in .params)");
   }
   const auto file = formats::MappedFile::open(path);
   const auto layout = formats::parse_bellman_params_layout(file.bytes(), file.name());
@@ -255,8 +256,8 @@ void Runtime::finish(const Batch& batch, groth16_proof* proofs) {
   }
   if (result.partitions.size() != batch.circuits) {
     CUZK_THROW(ErrorKind::kInternal, "the engine returned " +
-                                         std::to_string(result.partitions.size()) +
-                                         " proofs for " + std::to_string(batch.circuits));
+                                         std::to_string(result.partitions.size()) + " proofs for " +
+                                         std::to_string(batch.circuits));
   }
   // Decode every proof before writing any, so that a failure leaves `proofs` untouched.
   std::vector<groth16_proof> out(batch.circuits);

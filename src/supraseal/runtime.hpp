@@ -79,8 +79,8 @@ class Runtime {
   // Checks every circuit against the key and the others, then submits them as one job.
   // gpu_index ≥ 0 must name a GPU (0 on the CPU backend). Throws kInvalidInput naming the
   // circuit and the problem.
-  Batch submit(const Srs& srs, std::span<const Assignment> circuits,
-               std::span<const cuzk_fr_t> r_s, std::span<const cuzk_fr_t> s_s, int gpu_index);
+  Batch submit(const Srs& srs, std::span<const Assignment> circuits, std::span<const cuzk_fr_t> r_s,
+               std::span<const cuzk_fr_t> s_s, int gpu_index);
   // Waits for the batch and writes its proofs (untouched on failure, which throws the job's
   // error).
   void finish(const Batch& batch, groth16_proof* proofs);

@@ -52,10 +52,10 @@ int assign(const char* params_path, const char* r1cs_path, const char* wtns_path
 
   std::ofstream out(out_path, std::ios::binary);
   out.write("CUZKFIX1", 8);
-  for (uint64_t x : {uint64_t(v.a_aux_bit_len), uint64_t(v.a_aux_popcount),
-                     uint64_t(v.b_inp_bit_len), uint64_t(v.b_inp_popcount),
-                     uint64_t(v.b_aux_bit_len), uint64_t(v.b_aux_popcount), uint64_t(v.a.size()),
-                     uint64_t(v.inputs.size()), uint64_t(v.aux.size()), kBlindings}) {
+  for (uint64_t x :
+       {uint64_t(v.a_aux_bit_len), uint64_t(v.a_aux_popcount), uint64_t(v.b_inp_bit_len),
+        uint64_t(v.b_inp_popcount), uint64_t(v.b_aux_bit_len), uint64_t(v.b_aux_popcount),
+        uint64_t(v.a.size()), uint64_t(v.inputs.size()), uint64_t(v.aux.size()), kBlindings}) {
     put_u64(out, x);
   }
   put_span(out, v.a_aux_density);
@@ -70,7 +70,8 @@ int assign(const char* params_path, const char* r1cs_path, const char* wtns_path
     const auto result = groth16::prove_bellman(params, r1cs, witness, options);
     put_span(out, std::span<const Fr>(&options.blinding->r, 1));
     put_span(out, std::span<const Fr>(&options.blinding->s, 1));
-    const groth16_proof proof = supraseal::to_groth16_proof(groth16::proof_to_bellman(result.proof));
+    const groth16_proof proof =
+        supraseal::to_groth16_proof(groth16::proof_to_bellman(result.proof));
     out.write(reinterpret_cast<const char*>(&proof), sizeof proof);
     if (i == 0) {
       std::ofstream(public_path) << groth16::snarkjs_text(
@@ -106,7 +107,8 @@ int encode(const char* raw_path, const char* bin_path) {
 int main(int argc, char** argv) {
   try {
     const std::string command = argc > 1 ? argv[1] : "";
-    if (command == "assign" && argc == 7) return assign(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    if (command == "assign" && argc == 7)
+      return assign(argv[2], argv[3], argv[4], argv[5], argv[6]);
     if (command == "encode" && argc == 4) return encode(argv[2], argv[3]);
     std::cerr << "usage: supraseal_fixture assign <key.params> <circuit.r1cs> <witness.wtns> "
                  "<out.fixture> <public.json>\n"

@@ -23,14 +23,14 @@
 #define MAX_BLINDINGS 10
 
 static int failures = 0;
-#define CHECK(cond, ...)                                      \
-  do {                                                        \
-    if (!(cond)) {                                            \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);    \
-      fprintf(stderr, __VA_ARGS__);                           \
-      fprintf(stderr, "\n");                                  \
-      ++failures;                                             \
-    }                                                         \
+#define CHECK(cond, ...)                                   \
+  do {                                                     \
+    if (!(cond)) {                                         \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+      fprintf(stderr, __VA_ARGS__);                        \
+      fprintf(stderr, "\n");                               \
+      ++failures;                                          \
+    }                                                      \
   } while (0)
 
 typedef struct {
@@ -145,12 +145,12 @@ static void check_threads(void) {
 }
 
 /* A proof call with one changed field, refused with `needle` in its message. */
-#define BAD_FIELD(field, value, needle)                         \
-  do {                                                          \
-    Assignment bad = fx.assignment;                             \
-    groth16_proof out;                                          \
-    bad.field = (value);                                        \
-    check_refused(prove(&bad, 1, 0, &out), needle, #field);     \
+#define BAD_FIELD(field, value, needle)                     \
+  do {                                                      \
+    Assignment bad = fx.assignment;                         \
+    groth16_proof out;                                      \
+    bad.field = (value);                                    \
+    check_refused(prove(&bad, 1, 0, &out), needle, #field); \
   } while (0)
 
 static void check_bad_inputs(const char* params_path, const char* out_dir) {
@@ -171,8 +171,7 @@ static void check_bad_inputs(const char* params_path, const char* out_dir) {
   check_refused(generate_groth16_proofs_c(ok, 1, NULL, fx.s, out, &srs), "null", "null r_s");
   check_refused(generate_groth16_proofs_c(ok, 1, fx.r, fx.s, NULL, &srs), "proofs is null",
                 "null proofs");
-  check_refused(generate_groth16_proofs_c(ok, 1, fx.r, fx.s, out, NULL), "SRS is null",
-                "null srs");
+  check_refused(generate_groth16_proofs_c(ok, 1, fx.r, fx.s, out, NULL), "SRS is null", "null srs");
 #endif
   BAD_FIELD(a, NULL, "null");
   BAD_FIELD(aux_assignment_data, NULL, "aux_assignment_data is null");
