@@ -7,7 +7,8 @@
 # BUILD_DIR defaults to build/gpu and is configured as scripts/gpu-check.sh configures it (run
 # that first on the same machine to share the build). Each benchmark binary bench/gpu/<op>/
 # bench_<name> takes `--json <file>`; CUZK_BENCH_COMMIT and CUZK_BENCH_DATE label the results.
-# Copy the JSON files to bench/results/<date>_h200_<commit>_<op>.json to commit them.
+# Copy the JSON files to bench/results/<topic>/<date>_h200_<commit>_<op>.json and list them in
+# bench/results/INDEX.md to commit them.
 set -uo pipefail
 
 BUILD_DIR=${1:-build/gpu}

@@ -14,9 +14,9 @@
 #   with '/' as '-') and lib/ with the shared libraries a bare machine lacks (oneTBB). The
 #   revisions after --bench-only go without their tests: timing bounds whose results are wrong
 #   by design. A revision may carry patches, REV+FILE[+FILE...] (e.g.
-#   main+bench/variants/a-change.patch, files relative to the repository root):
+#   main+a-change.patch, files relative to the repository root):
 #   they are applied onto REV in the worktree in that order, and the variant is named after REV
-#   and the patches (kernel changes kept as patches until timed: bench/variants).
+#   and the patches.
 # run: unpacks ARCHIVE, runs each variant's test binary once (unless RUN_TESTS=0; with
 #   CUZK_REQUIRE_GPU=1, so that a GPU the tests cannot see fails them instead of skipping),
 #   then ROUNDS rounds of every variant's benchmark, the order of the variants reversed every

@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "engine/key_files.hpp"
 #include "service/client.hpp"
 #include "service/convert.hpp"
 #include "util/error.hpp"
@@ -224,15 +223,12 @@ void add_engine_client_commands(CLI::App& app, int& exit_code) {
         const int n = result.partitions_size();
         for (int p = 0; p < n; ++p) {
           if (!f->proof.empty()) {
-            // A .params key's proof arrives as hex text: its file is the 192-byte proof, as
-            // `cuzk prove` writes it and `cuzk verify` reads it.
-            const std::string& proof = result.partitions(p).proof_json();
-            if (engine::is_bellman_proof_text(proof)) {
-              const auto bytes = engine::bellman_proof_bytes(proof);
-              write_file(partition_path(f->proof, p, n), std::string(bytes.begin(), bytes.end()));
-            } else {
-              write_file(partition_path(f->proof, p, n), proof);
-            }
+            // The proof file's bytes, as `cuzk prove` writes them (a .params key's: the
+            // 192-byte proof); a daemon that predates the field sends proof_json only.
+            const auto& part = result.partitions(p);
+            write_file(partition_path(f->proof, p, n),
+                       part.proof_format() != v1::PROOF_FORMAT_UNSPECIFIED ? part.proof()
+                                                                           : part.proof_json());
           }
           if (!f->public_json.empty()) {
             write_file(partition_path(f->public_json, p, n), result.partitions(p).public_json());

@@ -1,7 +1,9 @@
-// `cuzk prove | verify | setup | gen | example`: the Groth16 commands on files, thin wrappers
-// over groth16/files.hpp and circuits/synthetic.hpp. prove is a drop-in for rapidsnark and
-// `snarkjs groth16 prove` (same arguments, same JSON files); verify for `snarkjs groth16
-// verify`. Both also take bellman keys: a .params (found by content) proves with --r1cs into a
+// `cuzk prove | verify | setup | gen | example`: the Groth16 commands on files. prove runs one
+// job through an engine made in this process, the same engine `cuzk serve` runs (the backend
+// from engine::make_backend); verify and setup are thin wrappers over
+// groth16/key_file_commands.hpp, gen over circuits/synthetic.hpp. prove is a drop-in for
+// rapidsnark and `snarkjs groth16 prove` (same arguments, same JSON files); verify for
+// `snarkjs groth16 verify`. Both also take bellman keys: a .params (found by content) proves with --r1cs into a
 // 192-byte proof file, and verify takes its .vk (or the .params) and that proof file; public
 // inputs are public.json either way. Exit codes: 0 success (verify: the proof is valid), 1 the
 // proof does not verify or an internal error, 2 bad input (main.cpp maps cuzk::Error kinds).
@@ -20,14 +22,12 @@
 #include "circuits/synthetic.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
+#include "engine/backend_factory.hpp"
+#include "engine/engine.hpp"
 #include "formats/curve.hpp"
-#include "groth16/files.hpp"
+#include "groth16/key_file.hpp"
+#include "groth16/key_file_commands.hpp"
 #include "util/error.hpp"
-
-#if defined(CUZK_WITH_CUDA)
-#include "gpu/device_info.hpp"
-#include "gpu/prover/file_prover.hpp"
-#endif
 
 namespace cuzk::cli {
 namespace {
@@ -57,52 +57,6 @@ formats::CurveId parse_curve(const std::string& name) {
   CUZK_INVALID_INPUT("unknown curve '" + name + "' (expected bn254 or bls12_381)");
 }
 
-// abc_ms is the synthesis (a, b, c), h_ms the NTTs of H; the private-wire MSM is C in a .zkey,
-// L in a .params. total_ms is the prover's; read_ms comes before it.
-nlohmann::ordered_json timings_json(const groth16::ProveFilesResult& r) {
-  const auto& t = r.timings;
-  const bool params = r.format == groth16::KeyFormat::kParams;
-  return {{"read_ms", r.read_ms},         {"witness_check_ms", t.witness_check_ms},
-          {"abc_ms", t.abc_ms},           {"h_ms", t.h_ms},
-          {"msm_a_ms", t.msm_a_ms},       {"msm_b1_ms", t.msm_b1_ms},
-          {"msm_b2_ms", t.msm_b2_ms},     {params ? "msm_l_ms" : "msm_c_ms", t.msm_c_ms},
-          {"msm_h_ms", t.msm_h_ms},       {"upload_ms", t.upload_ms},
-          {"epilogue_ms", t.epilogue_ms}, {"self_verify_ms", t.self_verify_ms},
-          {"total_ms", t.total_ms}};
-}
-
-// --backend: "cpu", "cuda", or "auto" (cuda when this build has it and a device is present).
-// --key-memory (cuda only): "vram", "host" (pinned, streamed into the MSMs) or "auto" (VRAM
-// when the key fits).
-const groth16::FileProver& choose_prover(const std::string& backend,
-                                         const std::string& key_memory = "auto") {
-  if (backend != "cpu" && backend != "cuda" && backend != "auto") {
-    CUZK_INVALID_INPUT("--backend " + backend + ": expected cpu, cuda or auto");
-  }
-  if (key_memory != "vram" && key_memory != "host" && key_memory != "auto") {
-    CUZK_INVALID_INPUT("--key-memory " + key_memory + ": expected vram, host or auto");
-  }
-  if (backend == "cpu") return groth16::cpu_file_prover();
-#if defined(CUZK_WITH_CUDA)
-  const bool gpu = gpu::device_count() > 0;
-  if (backend == "cuda" && !gpu) {
-    CUZK_THROW(ErrorKind::kNotFound,
-               "--backend cuda: no CUDA device is usable here (none present, or no driver)");
-  }
-  const auto placement = key_memory == "vram"   ? gpu::prover::KeyPlacement::kDevice
-                         : key_memory == "host" ? gpu::prover::KeyPlacement::kStreamed
-                                                : gpu::prover::KeyPlacement::kAuto;
-  return gpu ? gpu::prover::gpu_file_prover(placement) : groth16::cpu_file_prover();
-#else
-  if (backend == "cuda") {
-    CUZK_THROW(ErrorKind::kNotFound,
-               "--backend cuda: this cuzk was built without CUDA (nvcc was not found when it "
-               "was configured)");
-  }
-  return groth16::cpu_file_prover();
-#endif
-}
-
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
@@ -128,31 +82,86 @@ struct ProveArgs {
   std::string backend = "auto", key_memory = "auto";
 };
 
-int run_prove(const ProveArgs& a) {
-  const groth16::FileProver& prover = choose_prover(a.backend, a.key_memory);
-  ProgressPrinter progress("prove");
-  groth16::ProveFilesOptions options;
-  options.prover = &prover;
-  if (!a.r1cs.empty()) options.r1cs = a.r1cs;
-  if (a.check_key_subgroups) options.key_subgroup_check = io::SubgroupCheck::kOn;
-  options.on_stage = progress.callback();
-  auto result = groth16::prove_files(a.key, a.wtns, options);
-  progress.finish();
-  const bool params = result.format == groth16::KeyFormat::kParams;
-  const std::string proof_path = !a.proof.empty() ? a.proof : params ? "proof.bin" : "proof.json";
-  if (params) {
-    write_text(proof_path,
-               std::string_view(reinterpret_cast<const char*>(result.proof_bytes.data()),
-                                result.proof_bytes.size()));
-  } else {
-    write_text(proof_path, result.proof_json);
+// The engine's stage times of the job (engine/job.hpp, StageTimes): key_load includes reading
+// the key; synthesis the witness's parsing and checks (and a, b, c on the CPU); gpu the
+// NTTs and MSMs (on the CPU backend too); total the wall time from submission to the proof.
+nlohmann::ordered_json timings_json(const engine::StageTimes& t) {
+  return {{"queue_ms", t.queue_ms},         {"key_load_ms", t.key_load_ms},
+          {"synthesis_ms", t.synthesis_ms}, {"stage_ms", t.stage_ms},
+          {"gpu_ms", t.gpu_ms},             {"epilogue_ms", t.epilogue_ms},
+          {"total_ms", t.total_ms}};
+}
+
+// One job of one partition, through an engine made here for it: one worker, one GPU (or the
+// CPU), the key's tier from --key-memory.
+engine::JobResult prove_one(const ProveArgs& a, std::string& backend_name) {
+  if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto") {
+    CUZK_INVALID_INPUT("--backend " + a.backend + ": expected cpu, cuda or auto");
   }
-  write_text(a.pub, result.public_json);
-  const nlohmann::ordered_json t = timings_json(result);
+  if (a.key_memory != "vram" && a.key_memory != "host" && a.key_memory != "auto") {
+    CUZK_INVALID_INPUT("--key-memory " + a.key_memory + ": expected vram, host or auto");
+  }
+  engine::BackendChoice choice;
+  choice.name = a.backend;
+  choice.cpu.check_key_subgroups = a.check_key_subgroups;
+  choice.cuda.check_key_subgroups = a.check_key_subgroups;
+  choice.cuda.partitions_per_device = 1;
+  choice.cuda.staging_per_device = 1;
+  choice.cuda.max_devices = 1;
+  std::unique_ptr<engine::Backend> backend = engine::make_backend(choice);
+  backend_name = backend->name();
+
+  const engine::KeySource source{a.key, 0, a.r1cs};
+  engine::EngineOptions options;
+  options.workers_per_gpu = 1;
+  options.prepare_ahead = false;
+  options.cpu_workers = 1;
+  options.keys.budgets = engine::default_key_budgets(*backend, std::span(&source, 1), 1,
+                                                     options.vram_margin_bytes);
+  if (backend_name == "cuda" && a.key_memory == "vram") {
+    options.keys.budgets.erase(engine::KeyTier::kPinned);
+  } else if (backend_name == "cuda" && a.key_memory == "host") {
+    // The points in pinned memory: VRAM only for what a pinned key keeps there.
+    const engine::TierBytes pinned = backend->key_charges(source, engine::KeyTier::kPinned);
+    const auto vram = pinned.find(engine::KeyTier::kVram);
+    options.keys.budgets[engine::KeyTier::kVram] = vram != pinned.end() ? vram->second : 0;
+  }
+  const auto engine = engine::Engine::create(options, std::move(backend));
+  engine->register_key("key", source);
+  engine::JobSpec job;
+  job.key_id = "key";
+  job.partitions.push_back({nullptr, a.wtns});
+  const engine::JobId id = engine->submit(std::move(job));
+  engine::JobResult result = engine->await(id, std::chrono::hours(24 * 365));
+  engine->shutdown(engine::ShutdownMode::kCancel);
+  if (result.state == engine::JobState::kFailed) {
+    throw Error(result.error_kind.value_or(ErrorKind::kInternal), result.error_message);
+  }
+  if (result.state != engine::JobState::kSucceeded || result.partitions.size() != 1) {
+    CUZK_THROW(ErrorKind::kInternal, "the proof did not finish");
+  }
+  return result;
+}
+
+int run_prove(const ProveArgs& a) {
+  const groth16::KeyFileShape key = groth16::KeyFile::inspect({a.key, a.r1cs});
+  ProgressPrinter progress("prove");
+  progress.stage("loading the key and proving");
+  std::string backend;
+  const engine::JobResult result = prove_one(a, backend);
+  progress.finish();
+  const engine::PartitionOutput& out = result.partitions.front();
+  const auto format = groth16::ProofFormat(out.format);
+  const std::string proof_path =
+      !a.proof.empty() ? a.proof : groth16::default_proof_file_name(format);
+  write_text(proof_path, std::string_view(reinterpret_cast<const char*>(out.proof.data()),
+                                          out.proof.size()));
+  write_text(a.pub, out.public_inputs);
+  const nlohmann::ordered_json t = timings_json(result.timings.sum);
   if (a.json) {
-    std::puts(nlohmann::ordered_json({{"curve", formats::snarkjs_curve_name(result.curve)},
-                                      {"format", groth16::key_format_name(result.format)},
-                                      {"backend", prover.name()},
+    std::puts(nlohmann::ordered_json({{"curve", formats::snarkjs_curve_name(key.curve)},
+                                      {"format", groth16::key_format_name(key.format)},
+                                      {"backend", backend},
                                       {"proof", proof_path},
                                       {"public", a.pub},
                                       {"timings", t}})
@@ -161,8 +170,8 @@ int run_prove(const ProveArgs& a) {
   } else {
     std::fprintf(stderr, "proof written to %s, public inputs to %s (%s, %s key, %s)\n",
                  proof_path.c_str(), a.pub.c_str(),
-                 std::string(formats::curve_display_name(result.curve)).c_str(),
-                 groth16::key_format_name(result.format), prover.name());
+                 std::string(formats::curve_display_name(key.curve)).c_str(),
+                 groth16::key_format_name(key.format), backend.c_str());
     print_timings(t);
   }
   return kExitOk;
@@ -193,24 +202,11 @@ struct SetupArgs {
   bool json = false;
 };
 
-// --format when given, else the key's extension: .params is bellman, anything else a .zkey.
-groth16::KeyFormat setup_format(const SetupArgs& a) {
-  if (a.format == "zkey") return groth16::KeyFormat::kZkey;
-  if (a.format == "params") return groth16::KeyFormat::kParams;
-  if (!a.format.empty()) {
-    CUZK_INVALID_INPUT("unknown key format '" + a.format + "' (expected zkey or params)");
-  }
-  return fs::path(a.key).extension() == ".params" ? groth16::KeyFormat::kParams
-                                                  : groth16::KeyFormat::kZkey;
-}
-
 int run_setup(const SetupArgs& a) {
   print_insecure_warning();
-  const groth16::KeyFormat format = setup_format(a);
-  const bool params = format == groth16::KeyFormat::kParams;
+  const groth16::KeyFormat format = groth16::key_format_for_setup(a.format, a.key);
   std::string vk = a.vk;
-  if (vk.empty())
-    vk = params ? fs::path(a.key).replace_extension(".vk").string() : "verification_key.json";
+  if (vk.empty()) vk = groth16::default_verification_key_path(format, a.key).string();
   const auto start = std::chrono::steady_clock::now();
   ProgressPrinter progress("setup");
   const groth16::SetupFilesResult r =
@@ -218,7 +214,7 @@ int run_setup(const SetupArgs& a) {
   progress.finish();
   const double total_ms = milliseconds_since(start);
   nlohmann::ordered_json t = {{"read_ms", r.read_ms}, {"setup_ms", r.setup_ms}};
-  if (params) {
+  if (r.bellman.qap_ms > 0) {  // a bellman setup's own stages
     t["qap_ms"] = r.bellman.qap_ms;
     t["g1_points_ms"] = r.bellman.g1_points_ms;
     t["g2_points_ms"] = r.bellman.g2_points_ms;
@@ -320,7 +316,7 @@ void add_groth16_commands(CLI::App& app, int& exit_code) {
   auto* p = app.add_subcommand(
       "prove",
       "Prove: circuit.zkey witness.wtns [proof.json] [public.json] (like rapidsnark), or "
-      "key.params witness.wtns [proof.bin] [public.json] --r1cs circuit.r1cs (bellman)");
+      "key.params witness.wtns [proof.bin] [public.json] [--r1cs circuit.r1cs] (bellman)");
   p->add_option("key", prove.key, "Groth16 proving key: .zkey (snarkjs) or .params (bellman)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -329,8 +325,8 @@ void add_groth16_commands(CLI::App& app, int& exit_code) {
                 "Output proof: proof.json (.zkey) or the 192-byte proof.bin (.params)");
   p->add_option("public", prove.pub, "Output public.json");
   p->add_option("--r1cs", prove.r1cs,
-                "The circuit's .r1cs: required for a .params key; for a .zkey, checks the "
-                "witness constraint by constraint first")
+                "The circuit's .r1cs: a .params key's matrices (default: the .r1cs beside the "
+                "key); for a .zkey, checks the witness constraint by constraint first")
       ->check(CLI::ExistingFile);
   p->add_flag("--check-key-subgroups", prove.check_key_subgroups,
               "Check that every point of the key is in its prime-order subgroup, naming the "

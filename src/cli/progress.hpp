@@ -3,7 +3,7 @@
 // that ends sooner prints nothing, so small jobs stay quiet and long ones say what they are
 // doing ("cuzk prove: MSM H ..." after one second, "cuzk prove: MSM H done in 4.2 s" at its
 // end). A watcher thread notices the second pass; the steps are named by the library's
-// on_stage callbacks (groth16/files.hpp).
+// stages the command announces.
 //
 // Thread-safety: stage() and finish() are called from one thread (the command's); the watcher
 // shares the state under a mutex.

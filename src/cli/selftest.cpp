@@ -20,9 +20,7 @@
 #include "io/zcash_codec.hpp"
 #include "pairing/bls12_381_pairing.hpp"
 #include "pairing/bn254_pairing.hpp"
-#if defined(CUZK_WITH_CUDA)
-#include "gpu/arith_selfcheck.hpp"
-#endif
+#include "engine/backend_factory.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -152,18 +150,20 @@ int run_selftest(bool json, size_t iterations) {
   guarded(Bn254::kName, [&] { check_curve<Bn254>(report, rng, iterations); });
 
   nlohmann::json gpu = {{"present", false}};
-#if defined(CUZK_WITH_CUDA)
-  const gpu::ArithSelfcheck device = gpu::arith_selfcheck(size_t(1) << 20, rng());
-  gpu = {
-      {"present", device.device_present}, {"device", device.device}, {"passed", device.passed()}};
-  gpu["checks"] = nlohmann::json::array();
-  for (const auto& c : device.checks) {
-    gpu["checks"].push_back({{"check", c.what}, {"cases", c.cases}, {"mismatches", c.mismatches}});
+  if (engine::built_with_cuda()) {
+    const gpu::ArithSelfcheck device = engine::device_arith_selfcheck(size_t(1) << 20, rng());
+    gpu = {{"present", device.device_present},
+           {"device", device.device},
+           {"passed", device.passed()}};
+    gpu["checks"] = nlohmann::json::array();
+    for (const auto& c : device.checks) {
+      gpu["checks"].push_back(
+          {{"check", c.what}, {"cases", c.cases}, {"mismatches", c.mismatches}});
+    }
+    if (device.device_present) report.ok = report.ok && device.passed();
+  } else {
+    gpu["reason"] = "built without CUDA";
   }
-  if (device.device_present) report.ok = report.ok && device.passed();
-#else
-  gpu["reason"] = "built without CUDA";
-#endif
 
   if (json) {
     nlohmann::json out = {{"passed", report.ok},

@@ -68,12 +68,16 @@ std::string_view key_tier_name(KeyTier tier);  // "vram", "pinned", "mmap", "dis
 // Bytes a loaded key takes from each tier's budget.
 using TierBytes = std::map<KeyTier, uint64_t>;
 
-// Where a key comes from: a file (a .zkey, or a bellman .params with its circuit's .r1cs:
-// key_files.hpp), or, for sim, a modeled size. The curve is found from the file.
+// Where a key comes from: a file (groth16/key_file.hpp: a .zkey, or a bellman .params with its
+// circuit's .r1cs), or, for sim, a modeled size. The format and curve are found from the file.
 struct KeySource {
   std::filesystem::path path;
   uint64_t sim_constraints = 0;     // sim: the constraints of one partition of this circuit
-  std::filesystem::path r1cs = {};  // .params keys: the .r1cs (empty: the one next to the key)
+  std::filesystem::path r1cs = {};  // .params: the .r1cs (empty: the one beside the key);
+                                    // .zkey: an optional .r1cs that checks every witness
+  // A .params key registered without matrices proves bellman assignments only (the C library
+  // for Filecoin's callers); its partitions carry PartitionInput::assignment.
+  bool assignments_only = false;
 };
 
 // A key loaded into one tier. Immutable after loading; shared by every partition using it.

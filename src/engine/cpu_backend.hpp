@@ -1,12 +1,11 @@
 #pragma once
 // `cpu`: the engine on machines without a GPU. No devices; the engine's CPU worker pool calls
-// prove_on_host, which runs the reference prover on a key held in host memory: groth16::prove
-// on a .zkey, groth16::prove_bellman on a bellman .params with its .r1cs (key_files.hpp). A
-// key's tier is reported as `pinned` (host memory; the cpu backend does not page-lock it).
-// Witnesses are .wtns bytes; the proof is snarkjs's proof.json text (.zkey) or the bellman
-// proof's hex text (.params), and the public inputs public.json text. Every proof is verified against the key before it is
-// returned (groth16::prove does), so a witness that does not satisfy the circuit fails its
-// partition with kInvalidInput.
+// prove_on_host, which proves on a key held in host memory through groth16::KeyFile (a .zkey,
+// or a bellman .params with its .r1cs). A key's tier is reported as `pinned` (host memory; the
+// cpu backend does not page-lock it). Witnesses are .wtns bytes; the proof is in the key's
+// format (snarkjs proof.json text, or bellman's 192 bytes), the public inputs public.json
+// text. Every proof is verified against the key before it is returned, so a witness that does
+// not satisfy the circuit fails its partition with kInvalidInput.
 //
 // Thread-safety: as Backend; each proof uses the calling worker thread and oneTBB's workers.
 
@@ -15,14 +14,10 @@
 #include <mutex>
 
 #include "engine/backend.hpp"
+#include "engine/backend_factory.hpp"
+#include "groth16/key_file.hpp"
 
 namespace cuzk::engine {
-
-struct CpuOptions {
-  // Subgroup checks of every key point when loading (hours for Filecoin-size keys; keys this
-  // engine made or already checked may skip them, as `cuzk prove` does).
-  bool check_key_subgroups = true;
-};
 
 class CpuBackend : public Backend {
  public:
@@ -45,14 +40,11 @@ class CpuBackend : public Backend {
 
  private:
   explicit CpuBackend(const CpuOptions& options) : options_(options) {}
-  struct KeyShape {
-    uint64_t file_bytes = 0, domain_size = 0, n_vars = 0;
-  };
-  KeyShape shape(const KeySource& source) const;  // cached per path
+  groth16::KeyFileShape shape(const KeySource& source) const;  // cached per path
 
   CpuOptions options_;
   mutable std::mutex mutex_;
-  mutable std::map<std::string, KeyShape> shapes_;
+  mutable std::map<std::string, groth16::KeyFileShape> shapes_;
 };
 
 }  // namespace cuzk::engine

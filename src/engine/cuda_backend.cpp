@@ -10,19 +10,13 @@
 #include <type_traits>
 #include <variant>
 
-#include "engine/key_files.hpp"
+#include "engine/key_source.hpp"
 #include "engine/witness_input.hpp"
-#include "formats/curve.hpp"
-#include "formats/mapped_file.hpp"
-#include "formats/params.hpp"
-#include "formats/r1cs.hpp"
 #include "formats/wtns.hpp"
-#include "formats/zkey.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/prover/resident_circuit.hpp"
 #include "gpu/stream.hpp"
-#include "groth16/files.hpp"
-#include "groth16/json.hpp"
+#include "groth16/key_file.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::engine {
@@ -92,11 +86,20 @@ class CudaKey : public LoadedKey {
  public:
   using Resident = gpu::prover::ResidentCircuit<Curve>;
 
-  CudaKey(std::vector<std::unique_ptr<Resident>> devices, uint64_t bytes, KeyTier tier)
-      : devices_(std::move(devices)), bytes_(bytes), tier_(tier), pools_(devices_.size()) {}
+  CudaKey(std::vector<std::unique_ptr<Resident>> devices, uint64_t bytes, KeyTier tier,
+          groth16::KeyFormat format)
+      : devices_(std::move(devices)),
+        bytes_(bytes),
+        tier_(tier),
+        format_(format),
+        pools_(devices_.size()) {}
   uint64_t bytes() const override { return bytes_; }
   KeyTier tier() const override { return tier_; }
   const Resident& on(int device) const { return *devices_.at(size_t(device)); }
+  groth16::KeyFormat format() const { return format_; }
+  // A .zkey opened with an .r1cs: every witness is checked against it in prepare, naming the
+  // first unsatisfied constraint (the GPU proof of a bad witness only fails to verify).
+  std::optional<formats::R1cs<Curve>> witness_check;
 
   std::unique_ptr<Staging<Curve>> take_staging(int device) const {
     {
@@ -131,9 +134,23 @@ class CudaKey : public LoadedKey {
   std::vector<std::unique_ptr<Resident>> devices_;
   uint64_t bytes_;
   KeyTier tier_;
+  groth16::KeyFormat format_;
   mutable std::mutex mutex_;
   mutable std::vector<std::vector<std::unique_ptr<Staging<Curve>>>> pools_;
 };
+
+// The optional .r1cs check of a .zkey's witnesses (CudaKey::witness_check).
+template <class Curve>
+void check_against_r1cs(const formats::R1cs<Curve>& r1cs, const WitnessView& wtns) {
+  formats::WtnsReadOptions read;
+  read.expected_count = r1cs.header.n_wires;
+  const auto witness = formats::parse_wtns<Curve>(wtns.bytes(), wtns.name(), read);
+  if (const auto bad = groth16::first_unsatisfied_constraint<Curve>(
+          r1cs, std::span<const typename Curve::Fr>(witness))) {
+    CUZK_INVALID_INPUT(wtns.name() + ": the witness does not satisfy constraint " +
+                       std::to_string(*bad) + " of the circuit's .r1cs");
+  }
+}
 
 template <class Curve>
 class CudaWork : public PartitionWork {
@@ -158,7 +175,9 @@ class CudaWork : public PartitionWork {
   }
 
   void load_witness(const PartitionInput& input) {
+    blinding_ = input.blinding;
     const WitnessView wtns = WitnessView::of(input);
+    if (key_.witness_check) check_against_r1cs(*key_.witness_check, wtns);
     staging_->witness.load_wtns_bytes(wtns.bytes(), wtns.name(),
                                       key_.on(device_).circuit().n_vars());
   }
@@ -196,17 +215,14 @@ class CudaWork : public PartitionWork {
     finished_ = true;
     gpu::prover::GpuProveOptions<Curve> options;
     options.self_verify = verify_;
+    if (blinding_) options.blinding = groth16::blinding_from_bytes<Curve>(*blinding_);
     const auto result = gpu::prover::finish_partition(key_.on(device_).key(), staging_->witness,
                                                       staging_->buffers, options);
-    using Fr = typename Curve::Fr;
-    std::string inputs = groth16::snarkjs_text(
-        groth16::public_inputs_to_json<Curve>(std::span<const Fr>(result.public_inputs)));
-    if constexpr (std::is_same_v<Curve, groth16::BellmanCurve>) {
-      if (key_.on(device_).key().convention() == gpu::prover::KeyConvention::kBellman) {
-        return {bellman_proof_text(result.proof), std::move(inputs)};
-      }
-    }
-    return {groth16::snarkjs_text(groth16::proof_to_json<Curve>(result.proof)), std::move(inputs)};
+    groth16::EncodedProof encoded = groth16::encode_proof<Curve>(
+        key_.format(), result.proof,
+        std::span<const typename Curve::Fr>(result.public_inputs));
+    return {ProofFormat(encoded.format), std::move(encoded.bytes),
+            std::move(encoded.public_json)};
   }
 
  private:
@@ -217,6 +233,7 @@ class CudaWork : public PartitionWork {
   std::unique_ptr<Staging<Curve>> staging_;
   CudaStream* stream_ = nullptr;  // set by stage
   bool finished_ = false;
+  std::optional<groth16::BlindingBytes> blinding_;
 };
 
 template <class Curve>
@@ -288,37 +305,38 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
     if (auto it = shapes_.find(source.path.string()); it != shapes_.end()) return it->second;
   }
   KeyShape shape;
-  if (key_file_format(source) == groth16::KeyFormat::kParams) {
-    using Curve = groth16::BellmanCurve;
-    auto file = formats::MappedFile::open(source.path);
-    const auto layout = formats::parse_bellman_params_layout(file.bytes(), file.name());
-    const uint64_t points = layout.h.size() + layout.l.size() + layout.a.size() +
-                            layout.b_g1.size() + layout.b_g2.size();  // as stored: 96 / 192 bytes
-    static_assert(sizeof(formats::BellmanParams::G1) == 96 &&
-                  sizeof(formats::BellmanParams::G2) == 192);
-    const auto r1cs = formats::read_r1cs<Curve>(bellman_r1cs_path(source));
-    shape = shape_with_table_if_it_fits<Curve>(
-        gpu::prover::host_circuit_from_r1cs(r1cs), points,
-        {0, layout.h.size() / sizeof(formats::BellmanParams::G1)}, options_, smallest_vram_bytes());
-  } else {
-    auto file = formats::MappedFile::open(source.path);
-    formats::with_curve(formats::sniff_curve(file.bytes(), source.path.string()), [&](auto curve) {
-      using Curve = decltype(curve);
-      const auto sections = formats::parse_zkey_sections<Curve>(file.bytes(), file.name());
-      // The matrices' compact size depends on the coefficients: decode them (not the points).
+  groth16::KeyFile::visit_layout(key_file_source(source), [&](const auto& layout) {
+    using Layout = std::decay_t<decltype(layout)>;
+    if constexpr (std::is_same_v<Layout, groth16::ParamsLayout>) {
+      using Curve = groth16::BellmanCurve;
+      const auto& l = layout.layout;
+      const uint64_t points = l.h.size() + l.l.size() + l.a.size() + l.b_g1.size() +
+                              l.b_g2.size();  // as stored: 96 / 192 bytes
+      static_assert(sizeof(formats::BellmanParams::G1) == 96 &&
+                    sizeof(formats::BellmanParams::G2) == 192);
+      if (!layout.r1cs) {
+        CUZK_INVALID_INPUT(source.path.string() +
+                           ": the cuda backend proves a .params key with its circuit's .r1cs");
+      }
+      shape = shape_with_table_if_it_fits<Curve>(
+          gpu::prover::host_circuit_from_r1cs(*layout.r1cs), points,
+          {0, l.h.size() / sizeof(formats::BellmanParams::G1)}, options_, smallest_vram_bytes());
+    } else {
+      using Curve = typename Layout::Curve;
+      // The matrices' compact size depends on the coefficients (not the points).
       formats::Groth16Zkey<Curve> matrices;
-      matrices.header = sections.header;
-      matrices.coefficients = formats::decode_coefficients<Curve>(sections);
+      matrices.header = layout.sections.header;
+      matrices.coefficients = layout.coefficients;
       // The points the upload keeps, from the coefficients (load_key checks the key agrees);
       // the wire lists stay in VRAM in every tier.
       const gpu::prover::KeyFootprint f =
-          gpu::prover::coefficient_footprint<Curve>(sections.header, matrices.coefficients);
-      const KeyExtras extras{f.wire_list_bytes, sections.header.domain_size};
+          gpu::prover::coefficient_footprint<Curve>(matrices.header, matrices.coefficients);
+      const KeyExtras extras{f.wire_list_bytes, matrices.header.domain_size};
       shape = shape_with_table_if_it_fits<Curve>(gpu::prover::host_circuit_from_zkey(matrices),
                                                  f.points_bytes(), extras, options_,
                                                  smallest_vram_bytes());
-    });
-  }
+    }
+  });
   std::lock_guard lock(mutex_);
   shapes_[source.path.string()] = shape;
   return shape;
@@ -365,7 +383,9 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
   const gpu::prover::HTableShape h_table = charged.h_table;
   // The circuit on every device; pinned: the points once in pinned host memory (portable),
   // shared by every device.
-  const auto load = [&]<class Curve>(const auto& key_file, auto&& make_resident) {
+  const auto load = [&]<class Curve>(const auto& key_file, groth16::KeyFormat format,
+                                     auto&& make_resident,
+                                     std::optional<formats::R1cs<Curve>> witness_check = {}) {
     using Resident = gpu::prover::ResidentCircuit<Curve>;
     std::shared_ptr<const gpu::prover::DeviceProvingKey<Curve>> streamed;
     if (tier == KeyTier::kPinned) {
@@ -391,34 +411,41 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
     }
     const uint64_t bytes =
         streamed != nullptr ? streamed->bytes() : resident.front()->device_bytes();
-    auto key = std::make_shared<CudaKey<Curve>>(std::move(resident), bytes, tier);
+    auto key = std::make_shared<CudaKey<Curve>>(std::move(resident), bytes, tier, format);
+    key->witness_check = std::move(witness_check);
     key->make_staging_ahead(options_.staging_per_device);
     return std::shared_ptr<const LoadedKey>(std::move(key));
   };
-  if (key_file_format(source) == groth16::KeyFormat::kParams) {
-    using Curve = groth16::BellmanCurve;
-    using Resident = gpu::prover::ResidentCircuit<Curve>;
-    formats::ParamsReadOptions read;
-    read.subgroup_check = subgroups;
-    const auto params = formats::read_bellman_params(source.path, read);
-    const auto r1cs = formats::read_r1cs<Curve>(bellman_r1cs_path(source));
-    return load.template operator()<Curve>(params, [&](const auto& streamed) {
-      return streamed != nullptr
-                 ? Resident::from_params(params, r1cs, streamed)
-                 : Resident::from_params(params, r1cs, gpu::prover::KeyPlacement::kDevice, h_table);
-    });
-  }
-  formats::ZkeyReadOptions read;
-  read.subgroup_check = subgroups;
-  return formats::with_curve(formats::sniff_curve(source.path), [&](auto curve) {
-    using Curve = decltype(curve);
-    using Resident = gpu::prover::ResidentCircuit<Curve>;
-    const auto zkey = formats::read_zkey<Curve>(source.path, read);
-    return load.template operator()<Curve>(zkey, [&](const auto& streamed) {
-      return streamed != nullptr
-                 ? Resident::from_zkey(zkey, streamed)
-                 : Resident::from_zkey(zkey, gpu::prover::KeyPlacement::kDevice, h_table);
-    });
+  groth16::KeyFileOpenOptions open;
+  open.subgroup_check = subgroups;
+  const groth16::KeyFile file = groth16::KeyFile::open(key_file_source(source), open);
+  return file.visit([&](const auto& key) {
+    using Key = std::decay_t<decltype(key)>;
+    if constexpr (std::is_same_v<Key, groth16::ParamsKey>) {
+      using Curve = groth16::BellmanCurve;
+      using Resident = gpu::prover::ResidentCircuit<Curve>;
+      if (!key.r1cs) {
+        CUZK_INVALID_INPUT(source.path.string() +
+                           ": the cuda backend proves a .params key with its circuit's .r1cs");
+      }
+      return load.template operator()<Curve>(key.params, file.format(), [&](const auto& streamed) {
+        return streamed != nullptr ? Resident::from_params(key.params, *key.r1cs, streamed)
+                                   : Resident::from_params(key.params, *key.r1cs,
+                                                           gpu::prover::KeyPlacement::kDevice,
+                                                           h_table);
+      });
+    } else {
+      using Curve = typename Key::Curve;
+      using Resident = gpu::prover::ResidentCircuit<Curve>;
+      return load.template operator()<Curve>(
+          key.zkey, file.format(),
+          [&](const auto& streamed) {
+            return streamed != nullptr ? Resident::from_zkey(key.zkey, streamed)
+                                       : Resident::from_zkey(
+                                             key.zkey, gpu::prover::KeyPlacement::kDevice, h_table);
+          },
+          key.r1cs);
+    }
   });
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // `cuda`: the engine on NVIDIA GPUs, through the GPU prover (src/gpu/prover). Built only where
-// nvcc was found (CUZK_WITH_CUDA_BACKEND); the engine itself does not depend on it.
+// nvcc was found (CUZK_WITH_CUDA_BACKEND); made by make_backend (backend_factory.hpp), the
+// only includer outside the engine's tests, so that no layer above sees the GPU prover.
 //
 // Keys: snarkjs .zkey files, or bellman .params files with their circuit's .r1cs
-// (key_files.hpp), on every device: the constraint matrices (from the .zkey's coefficient
+// (groth16/key_file.hpp), on every device: the constraint matrices (from the .zkey's coefficient
 // section or the .r1cs) and the NTT domain always in VRAM (gpu/prover/resident_circuit.hpp); the
 // five point queries either in VRAM too (KeyTier::kVram), or, for a key the VRAM budget cannot
 // hold, once in pinned host memory (KeyTier::kPinned), shared by every device, each MSM
@@ -38,32 +39,10 @@
 #include <vector>
 
 #include "engine/backend.hpp"
+#include "engine/backend_factory.hpp"
 #include "gpu/prover/resident_circuit.hpp"
 
 namespace cuzk::engine {
-
-struct CudaOptions {
-  // Subgroup checks of every key point when loading (hours for Filecoin-size keys); points
-  // are always checked to be on their curve, and every proof is verified before it is returned.
-  bool check_key_subgroups = false;
-  // Verify every proof against the key before returning it (a pairing check, a few ms of
-  // host time per partition, off the GPU's critical path). Off only for benchmarks with keys
-  // of random points, whose proofs cannot verify.
-  bool verify_proofs = true;
-  // Pinned staging made per device when a key is loaded (one per partition in flight: the
-  // engine's workers per GPU); more are made on demand. Pinned allocation is slow (~0.4 s for
-  // a 2^24 witness), so making them at load time keeps it out of the first partitions.
-  int staging_per_device = 2;
-  // Each key loaded into VRAM gets an H table (gpu/prover/device_proving_key.hpp): the H MSM
-  // of every partition from precomputed shifted bases, up to shifted_windows(c) times the H
-  // query's VRAM (about 3.3x a porep key's VRAM at 2^24) and a build of seconds at load. Each
-  // key gets the fastest table by the MSM's tuning model that fits the smallest GPU beside the
-  // key and partitions_per_device partitions (h_table_fits), or none where no table worth
-  // making does, so that the key stays in VRAM: at 2^27 the whole table would take ~130 GB,
-  // 4 rows (of a window of 24 bits) fit an H200 beside two partitions of a .zkey key.
-  bool h_tables = false;
-  int partitions_per_device = 2;  // the engine's workers per GPU (each holds one partition)
-};
 
 // The VRAM one key and its partitions take on each device.
 struct CudaKeyShape {

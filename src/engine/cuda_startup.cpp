@@ -5,6 +5,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+
 #include "engine/cuda_backend.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_info.hpp"
@@ -12,7 +14,8 @@
 namespace cuzk::engine {
 
 std::unique_ptr<CudaBackend> CudaBackend::create(const CudaOptions& options) {
-  const int count = gpu::device_count();
+  int count = gpu::device_count();
+  if (options.max_devices > 0) count = std::min(count, options.max_devices);
   if (count == 0) {
     CUZK_THROW(ErrorKind::kNotFound,
                "cuda backend: no CUDA device is usable here (none present, or no driver)");

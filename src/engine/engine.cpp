@@ -412,6 +412,18 @@ std::string_view job_state_name(JobState state) {
   return "unknown";
 }
 
+std::string_view proof_format_name(ProofFormat format) {
+  switch (format) {
+    case ProofFormat::kSnarkjsJson:
+      return "snarkjs_json";
+    case ProofFormat::kBellman:
+      return "bellman";
+    case ProofFormat::kSimToken:
+      return "sim_token";
+  }
+  return "unknown";
+}
+
 std::string_view key_tier_name(KeyTier tier) {
   switch (tier) {
     case KeyTier::kVram:

@@ -7,7 +7,6 @@
 // partition index) and the job completes when all of its partitions have: every one succeeded,
 // or the first failure or a cancellation settled it. Plain values; no thread-safety concerns.
 
-#include <array>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -17,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "groth16/blinding_bytes.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::engine {
@@ -38,14 +38,8 @@ std::string_view priority_name(Priority priority);  // "low", "normal", "high", 
 struct PartitionInput {
   std::shared_ptr<const std::vector<uint8_t>> witness;
   std::filesystem::path witness_path = {};
-  // The blinding factors r and s of this partition's proof instead of fresh random ones: a
-  // caller that chooses its own (the supraseal C interface; tests comparing proofs byte for
-  // byte). BLS12-381 Fr in Montgomery form, 4 little-endian 64-bit limbs each (ff/field.hpp's
-  // storage). Empty: the backend draws them from the system CSPRNG.
-  struct Blinding {
-    std::array<uint64_t, 4> r, s;
-  };
-  std::optional<Blinding> blinding = {};
+  // Fixed r and s for this partition's proof; nullopt: the prover draws them.
+  std::optional<groth16::BlindingBytes> blinding = std::nullopt;
 };
 
 struct JobSpec {
@@ -84,11 +78,18 @@ struct JobTimings {
   double wall_ms = 0;  // submission to completion of the job
 };
 
-// One partition's result. proof: the backend's proof encoding (cpu: snarkjs proof.json text;
-// sim: a token naming job and partition); public_inputs: public.json text (cpu) or empty.
+// How PartitionOutput::proof is encoded: the key's own format (groth16::ProofFormat's values:
+// snarkjs proof.json text for a .zkey, the 192-byte compressed proof for a bellman .params),
+// or the sim backend's token naming job and partition.
+enum class ProofFormat : uint8_t { kSnarkjsJson = 1, kBellman = 2, kSimToken = 3 };
+std::string_view proof_format_name(ProofFormat format);  // "snarkjs_json", "bellman", "sim_token"
+
+// One partition's result: the proof's bytes in `format`, and the public inputs as public.json
+// text (empty for sim).
 struct PartitionOutput {
-  std::string proof;          // proof.json text; a .params key's: the 192-byte proof in hex
-  std::string public_inputs;  // public.json text
+  ProofFormat format = ProofFormat::kSnarkjsJson;
+  std::vector<uint8_t> proof;
+  std::string public_inputs;
 };
 
 struct JobResult {

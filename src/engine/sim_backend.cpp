@@ -167,7 +167,8 @@ class SimWork : public PartitionWork {
       std::lock_guard lock(backend_.finish_mutex_);
       ++backend_.finish_counts_[witness_];
     }
-    return {"sim-proof:" + witness_, {}};
+    const std::string token = "sim-proof:" + witness_;
+    return {ProofFormat::kSimToken, std::vector<uint8_t>(token.begin(), token.end()), {}};
   }
   // Like the cuda backend, the work holds its own copy (the text), so the engine's release and
   // rebuild of by-value witnesses run under the sim tests too.

@@ -272,8 +272,8 @@ std::unique_ptr<PreparedPartition> Engine::Impl::run_prepared(
           // fill each other's gaps (a reduction's tail, a host wait inside the enqueue). Holding
           // the lock until the kernels were done ran the partitions one after another: 275 ms per
           // 2^24 partition in steady state with K = 2; released here, 261 ms with K = 2 and 248
-          // with K = 3 (bench/results/2026-11-30_h200_{15621ff,fe020e9}_engine_2p24.json). The
-          // end is awaited without the lock; the slot goes back with that event.
+          // with K = 3 (bench/results/engine/2026-11-30_h200_{15621ff,fe020e9}_engine_2p24.json).
+          // The end is awaited without the lock; the slot goes back with that event.
           std::shared_ptr<Event> done;
           {
             OrderedLock::Guard compute(gpu.compute);

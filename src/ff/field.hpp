@@ -478,7 +478,7 @@ class Field {
   // where a by-value operand is kWords registers moved into the call's argument registers, and
   // the caller holds nothing in registers across it. The GPU MSM's G1 accumulation calls these
   // (gpu/msm/kernels.cuh, SharedSum): BLS12-381 G1 2^26 300.9 → 297.7 ms on an H200
-  // (bench/results/2026-12-04_h200_de7556f_msm_shared_operands_ab.txt).
+  // (bench/results/msm/2026-12-04_h200_de7556f_msm_shared_operands_ab.txt).
   template <unsigned kStride>
   CUZK_DEVICE static Field load_shared(uint32_t address) {
     Field f;
@@ -522,11 +522,11 @@ class Field {
   // hold, and the MSM accumulation spent 36-38% of its cycles (G1 and G2 in registers) and 78%
   // (G2 with shared sums) with warps waiting for instructions (Nsight Compute, H200). Called,
   // the loop's code is the product's plus the formula's glue: G1 2^26 393.5 ms against 447.0,
-  // G2 2^24 371.6 against 599.6 (BLS12-381, random scalars; bench/results/2026-11-30_h200_
-  // da63575_msm.json against ..._f9f5964_msm.json). 4-limb fields stay inlined: BN254 Fp
-  // outlined made G1 slower (2^24 60.0 ms against 56.3, 2^26 198.6 against 189.1) for little
-  // on G2 (2^24 185.1 against 188.1; bench/results/2026-11-30_h200_1745b08_msm.json), and the
-  // NTT's butterfly holds a single scalar-field product.
+  // G2 2^24 371.6 against 599.6 (BLS12-381, random scalars, measured against the inlined
+  // products; bench/results/msm/2026-11-30_h200_da63575_msm.json). 4-limb fields stay inlined:
+  // BN254 Fp outlined made G1 slower (2^24 60.0 ms against 56.3, 2^26 198.6 against 189.1) for
+  // little on G2 (2^24 185.1 against 188.1; bench/results/msm/2026-11-30_h200_1745b08_msm.json),
+  // and the NTT's butterfly holds a single scalar-field product.
   static constexpr bool kOutlinedDeviceProducts = kLimbs >= 6;
 
  private:

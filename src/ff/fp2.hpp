@@ -33,12 +33,10 @@ struct Fp2 {
 
   // Karatsuba: 3M + 5A instead of 4M + 2A. The x86 host path reduces lazily: three products
   // to double width, two Montgomery reductions (mont_x86.hpp, fp2_mul). So does the device for
-  // 4-limb fields (mont_ptx.cuh, fp2_mul), where the G2 MSM gains from it. Measured on the H200
-  // (tests/gpu/field_throughput_test.cu and bench_gpu_msm, 2026-11-30): the lazy product runs
-  // at 21.7·10⁹/s against 19.1 for BN254 and 10.2 against 8.6 for BLS12-381, but inside the
-  // G2 bucket additions, which run at the register limit, its double-width temporaries cost
-  // more than they save for BLS12-381 (G2 MSM 2^24 616.5 against 585.3 ms) while BN254 gains
-  // (196.9 against 209.0 ms).
+  // 4-limb fields (mont_ptx.cuh, fp2_mul), where the G2 MSM gains from it. On the H200 the lazy
+  // product runs faster alone for both fields (tests/gpu/field_throughput_test.cu), but inside
+  // the G2 bucket additions, which run at the register limit, its double-width temporaries cost
+  // BLS12-381 more than they save (its G2 MSM 5% slower) while BN254's G2 MSM gains 6%.
   CUZK_FF_HOT constexpr Fp2 operator*(const Fp2& o) const {
 #if defined(__CUDA_ARCH__)
     if constexpr (Fp::kLimbs == 4) {

@@ -93,7 +93,7 @@ CUZK_DEVICE void reduce_row(uint32_t* lo, uint32_t* hi, const uint32_t* p, uint3
 // rows ran 6% slower than reduce_row (55.0 against 58.3·10⁹ products/s on an H200): ptxas then
 // splits the m·p rows into separate low and high multiply-adds, as Field::device_inv32 notes
 // for an immediate inv. As written: 65.8 against 58.5·10⁹/s, the NTT 1.5-2% faster
-// (bench/results/2026-12-03_h200_a6cbc0f_fr_reduction_rows.txt).
+// (bench/results/ff/2026-12-03_h200_a6cbc0f_fr_reduction_rows.txt).
 template <size_t W>
 CUZK_DEVICE void reduce_row_low_one_max(uint32_t* lo, uint32_t* hi, const uint32_t* p,
                                         uint32_t inv) {
@@ -351,7 +351,7 @@ CUZK_DEVICE void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, con
 // The XYZZ mixed addition of the MSM's buckets ends with Y3 = R·(Q − X3) − Y1·PPP, one of its
 // ten products: this form saves one reduction there. Measured on an H200 (bench_gpu_msm,
 // random scalars, medians of 5, against two products;
-// bench/results/2026-12-02_h200_e3d8bc7_difference_of_products.txt):
+// bench/results/ff/2026-12-02_h200_e3d8bc7_difference_of_products.txt):
 // BLS12-381 G1 2^24 shifted 91.5 → 86.4 ms, 2^26 shifted 329.0 → 310.0, 2^26 388.5 → 366.1;
 // BN254 G1 2^26 186.4 → 181.1.
 // Tried with a one-level Karatsuba double-width product for 12 words (three 6-word products,

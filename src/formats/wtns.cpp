@@ -2,6 +2,7 @@
 
 #include <array>
 #include <bit>
+#include <cstring>
 #include <fstream>
 #include <ostream>
 #include <streambuf>
@@ -25,10 +26,13 @@ constexpr size_t kChunkValues = size_t(1) << 16;
 
 }  // namespace
 
-template <class Curve>
-std::vector<typename Curve::Fr> parse_wtns(std::span<const uint8_t> file,
-                                           std::string_view file_name,
-                                           const WtnsReadOptions& options) {
+namespace {
+
+// Parses the header and checks the body's length; then store(i, v) for every value's integer v
+// (checked < r, on options.threads threads), and the constant wire. Returns the count.
+template <class Curve, class Reserve, class Store>
+size_t parse_wtns_values(std::span<const uint8_t> file, std::string_view file_name,
+                         const WtnsReadOptions& options, Reserve&& reserve, Store&& store) {
   using Fr = typename Curve::Fr;
   constexpr size_t kValueBytes = detail::kElementBytes<Fr>;
   BinaryContainer c = BinaryContainer::parse(file, file_name, kWtnsSpec);
@@ -55,8 +59,8 @@ std::vector<typename Curve::Fr> parse_wtns(std::span<const uint8_t> file,
                        std::to_string(body.size()) + " bytes, expected nWitness " +
                        describe_product(count, kValueBytes));
   }
+  reserve(size_t(count), header.where());
 
-  std::vector<Fr> values(count);
   const std::string where = c.where(kValuesSection, kValuesTitle);
   size_t chunks = (size_t(count) + kChunkValues - 1) / kChunkValues;
   detail::for_each_chunk(chunks, options.threads, [&](size_t k) {
@@ -67,14 +71,46 @@ std::vector<typename Curve::Fr> parse_wtns(std::span<const uint8_t> file,
         CUZK_INVALID_INPUT(where + ": value " + std::to_string(i) + " = " + detail::hex_of<Fr>(v) +
                            " is not below the scalar field modulus r");
       }
-      values[i] = Fr::from_int(v);
+      store(i, v);
     }
   });
-  if (values[0] != Fr::one()) {
-    CUZK_INVALID_INPUT(where + ": value 0 is " + detail::hex_of<Fr>(values[0].to_int()) +
+  typename Fr::Int first;
+  detail::load_le<Fr>(body.data(), first);
+  if (first != Fr::Int::from_u64(1)) {
+    CUZK_INVALID_INPUT(where + ": value 0 is " + detail::hex_of<Fr>(first) +
                        ", but the constant wire must be 1");
   }
+  return count;
+}
+
+}  // namespace
+
+template <class Curve>
+std::vector<typename Curve::Fr> parse_wtns(std::span<const uint8_t> file,
+                                           std::string_view file_name,
+                                           const WtnsReadOptions& options) {
+  using Fr = typename Curve::Fr;
+  std::vector<Fr> values;
+  parse_wtns_values<Curve>(
+      file, file_name, options, [&](size_t count, const std::string&) { values.resize(count); },
+      [&](size_t i, const typename Fr::Int& v) { values[i] = Fr::from_int(v); });
   return values;
+}
+
+template <class Curve>
+size_t parse_wtns_standard(std::span<const uint8_t> file, std::string_view file_name,
+                           std::span<typename Curve::Fr> out, const WtnsReadOptions& options) {
+  using Fr = typename Curve::Fr;
+  static_assert(sizeof(Fr) == detail::kElementBytes<Fr>, "a value is the limbs of one element");
+  return parse_wtns_values<Curve>(
+      file, file_name, options,
+      [&](size_t count, const std::string& where) {
+        if (count > out.size()) {
+          CUZK_INVALID_INPUT(where + ": " + std::to_string(count) +
+                             " values do not fit the buffer of " + std::to_string(out.size()));
+        }
+      },
+      [&](size_t i, const typename Fr::Int& v) { std::memcpy(&out[i], &v, sizeof(Fr)); });
 }
 
 template <class Curve>
@@ -186,6 +222,8 @@ std::vector<uint8_t> wtns_to_bytes_from_standard(std::span<const typename Curve:
                                                     const WtnsReadOptions&);                    \
   template std::vector<Curve::Fr> read_wtns<Curve>(const std::filesystem::path&,                \
                                                    const WtnsReadOptions&);                     \
+  template size_t parse_wtns_standard<Curve>(std::span<const uint8_t>, std::string_view,         \
+                                             std::span<Curve::Fr>, const WtnsReadOptions&);      \
   template void write_wtns<Curve>(std::ostream&, std::span<const Curve::Fr>, std::string_view); \
   template void write_wtns<Curve>(const std::filesystem::path&, std::span<const Curve::Fr>);    \
   template std::vector<uint8_t> wtns_to_bytes<Curve>(std::span<const Curve::Fr>);               \

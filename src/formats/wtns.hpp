@@ -37,6 +37,13 @@ std::vector<typename Curve::Fr> parse_wtns(std::span<const uint8_t> file,
 template <class Curve>
 std::vector<typename Curve::Fr> read_wtns(const std::filesystem::path& path,
                                           const WtnsReadOptions& options = {});
+// The same checks, with the values left as their integers (standard form: the words of each
+// element hold the integer, not its Montgomery form) and written into `out`, which must hold
+// them (kInvalidInput naming the counts otherwise): the GPU prover's pinned staging reads a
+// witness this way, with no conversion on the host. Returns the number of values.
+template <class Curve>
+size_t parse_wtns_standard(std::span<const uint8_t> file, std::string_view file_name,
+                           std::span<typename Curve::Fr> out, const WtnsReadOptions& options = {});
 
 // Writes sections 1 and 2 (snarkjs's order). Throws kInvalidInput if the witness is empty
 // or its first value is not 1, as the reader would refuse the file.

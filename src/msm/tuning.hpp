@@ -9,8 +9,8 @@
 //                 batch-affine lanes, 2·(5M + 1S) plus an inversion per lane step)
 // so c grows with log2(n) while 2^c stays well below n. The groups differ in the price of an
 // inversion: binary Euclid in Fp cost about 300 multiplications of Fp when these tables were
-// measured (7.8 µs on BN254, 16-20 µs on BLS12-381 on the development host; the binary GCD of
-// ff/binary_gcd.hpp now takes about 4.4 and 7.9 µs, not yet re-swept), while an Fp2 inversion
+// measured (7.8 µs on BN254, 16-20 µs on BLS12-381; the binary GCD of ff/binary_gcd.hpp takes
+// about 4.4 and 7.9 µs, and the tables have not been swept again since), while an Fp2 inversion
 // goes through the norm to one Fp inversion, about 70 multiplications of Fp2. Batch-affine
 // arithmetic therefore pays on G2 from 2^(c−1) = 64 buckets on, on G1 only from 512, and each group
 // has its own table of widths, measured.
@@ -31,43 +31,16 @@ struct WindowTuningEntry {
   unsigned window_bits;
 };
 
-// Window widths from `bench_msm --tune --threads=1` (the default accumulation at each width;
-// CPU time of the one thread, milliseconds). The tables are indexed by the number of points the
-// buckets see: 2n after the GLV split that every group here takes (pippenger.hpp), so the
-// sweep's n = 2^k rows set the entries at 2^(k+1). 2-core development host, while a build ran
-// on the other core (±5-10%; the optimum is flat, ±1 bit costs 1-10%):
-//   n        BN254 G1                       BLS12-381 G1
-//   2^8      c = 5..8: 3.14 2.80 3.15 2.92   c = 5..8: 8.61 6.45 6.09 8.38
-//   2^10     c = 8..10: 9.81 9.75 11.8       c = 8..10: 19.9 20.5 18.3
-//   2^12     c = 9..12: 27.9 29.3 28.7 33.9  c = 9..12: 62.4 56.2 52.2 59.3
-//   2^14     c = 10..13: 107 99.0 99.9 99.2  c = 10..13: 202 195 186 198
-//   2^16     c = 11..14: 368 307 294 351     c = 11..14: 776 623 626 705
-//   2^18     c = 12..15: 1238 1119 1182 1300 c = 12..15: 2592 2450 2404 2710
-//   2^20     c = 12, 14, 16: 4939 4789 4213  c = 12, 14, 16: 10076 9800 8583
-//   n        BN254 G2                        BLS12-381 G2
-//   2^8      c = 5..8: 12.8 10.7 10.2 9.09   c = 5..8: 21.6 18.6 30.2 34.4
-//   2^10     c = 7..9: 24.3 24.4 28.1        c = 7..9: 52.2 42.4 52.1
-//   2^12     c = 9..11: 77.8 69.4 74.8       c = 9..11: 192 125 171
-//   2^14     c = 10..13: 198 197 199 236     c = 10..13: 533 517 365 466
-//   2^16     c = 11..14: 796 707 645 769     c = 11..14: 1742 1494 1560 2055
-// Where the curves disagree by less than the noise, the table takes the width better for both
-// on the sum. With the AVX-512 IFMA additions (affine_batch_simd.hpp) wider windows pay from
-// 2^14 points on; re-swept for n = 2^12..2^20 (2026-12-02, `--tune --threads=1`, medians of 3,
-// ms; the rest of the table kept; the entries are at 2n):
-//   BN254 G1       2^12 c = 9..12: 19.6 10.8 10.0 9.89   2^14 c = 12, 13: 30.6 27.8
-//                  2^16 c = 12..14: 109 95.3 104 (one run)   2^18 c = 14..16: 373 370 340
-//                  2^20 c = 15, 16: 1784 1414
-//   BLS12-381 G1   2^12 c = 9..12: 37.4 18.1 17.5 18.2   2^14 c = 12, 13: 47.5 45.4
-//                  2^16 c = 12..14: 218 200 214 (one run)   2^18 c = 14..16: 703 566 636
-//                  2^20 c = 15, 16: 2647 2617
-//   BN254 G2       2^12 c = 9..12: 28.3 20.2 22.1 20.5   2^14 c = 12, 13: 61.3 59.3
-//                  2^16 c = 12..14: 217 203 230 (one run)
-//   BLS12-381 G2   2^12 c = 9..12: 54.2 35.9 35.9 36.2   2^14 c = 12, 13: 108 100
-//                  2^16 c = 12..14: 382 351 433 (one run)
-// G2 beyond 2^17 points follows G1's steps unmeasured. Every doubling of the
-// buckets doubles their memory, and beyond the core's L2 cache (512 KiB: 2^13 affine buckets of
-// BN254 G1) each addition waits on a miss, which is why the width grows slower than the cost
-// model asks; it stops at kMaxWindowBits.
+// Window widths from `bench_msm --tune --threads=1` (the default accumulation at each width,
+// CPU time of one thread), one table per group. The tables are indexed by the number of points
+// the buckets see: 2n after the GLV split that every group here takes (pippenger.hpp). The
+// optimum is flat (±1 bit costs 1-10%); where the curves disagree by less than the noise, the
+// table takes the width better for both on the sum. With the AVX-512 IFMA additions
+// (affine_batch_simd.hpp) wider windows pay from 2^14 points on. G2 beyond 2^17 points follows
+// G1's steps unmeasured. Every doubling of the buckets doubles their memory, and beyond the
+// core's L2 cache (512 KiB: 2^13 affine buckets of BN254 G1) each addition waits on a miss,
+// which is why the width grows slower than the cost model asks; it stops at kMaxWindowBits.
+// The sweeps are in docs/experiments/cpu-msm.md.
 inline constexpr WindowTuningEntry kWindowTableG1[] = {
     {2, 2},
     {4, 3},

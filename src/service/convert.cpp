@@ -68,12 +68,38 @@ std::string_view state_name(v1::JobState state) {
   }
 }
 
+v1::ProofFormat proof_format_to_proto(engine::ProofFormat format) {
+  switch (format) {
+    case engine::ProofFormat::kSnarkjsJson:
+      return v1::PROOF_FORMAT_SNARKJS_JSON;
+    case engine::ProofFormat::kBellman:
+      return v1::PROOF_FORMAT_BELLMAN;
+    case engine::ProofFormat::kSimToken:
+      return v1::PROOF_FORMAT_SIM_TOKEN;
+  }
+  return v1::PROOF_FORMAT_UNSPECIFIED;
+}
+
+std::string legacy_proof_text(const engine::PartitionOutput& p) {
+  if (p.format != engine::ProofFormat::kBellman) return {p.proof.begin(), p.proof.end()};
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string text;
+  text.reserve(2 * p.proof.size());
+  for (uint8_t b : p.proof) {
+    text.push_back(kDigits[b >> 4]);
+    text.push_back(kDigits[b & 15]);
+  }
+  return text;
+}
+
 void result_to_proto(const engine::JobResult& r, v1::ProofResult& out) {
   out.set_job_id(r.id);
   out.set_state(state_to_proto(r.state));
   for (const auto& p : r.partitions) {
     auto* proof = out.add_partitions();
-    proof->set_proof_json(p.proof);
+    proof->set_proof(p.proof.data(), p.proof.size());
+    proof->set_proof_format(proof_format_to_proto(p.format));
+    proof->set_proof_json(legacy_proof_text(p));
     proof->set_public_json(p.public_inputs);
   }
   auto* t = out.mutable_timings();

@@ -19,6 +19,10 @@ v1::Priority priority_from_name(std::string_view name);
 v1::JobState state_to_proto(engine::JobState state);
 std::string_view state_name(v1::JobState state);  // "queued", ..., "cancelled"
 
+v1::ProofFormat proof_format_to_proto(engine::ProofFormat format);
+// The deprecated PartitionProof.proof_json text of an output: its bytes, or a bellman proof's
+// 384 lowercase hex digits.
+std::string legacy_proof_text(const engine::PartitionOutput& p);
 void result_to_proto(const engine::JobResult& result, v1::ProofResult& out);
 void key_status_to_proto(const engine::KeyStatus& key, v1::KeyStatus& out);
 

@@ -9,13 +9,8 @@
 #include <vector>
 
 #include "cuzk/v1/proving_engine.pb.h"
-#include "engine/cpu_backend.hpp"
-#include "engine/memory_budget.hpp"
-#include "engine/sim_backend.hpp"
-#if defined(CUZK_WITH_CUDA_BACKEND)
-#include "engine/cuda_backend.hpp"
-#include "gpu/device_info.hpp"
-#endif
+#include "engine/backend_factory.hpp"
+#include "groth16/key_file.hpp"
 #include "service/convert.hpp"
 #include "service/log.hpp"
 
@@ -25,22 +20,10 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-uint64_t mem_total_bytes() {
-  std::ifstream in("/proc/meminfo");
-  std::string name;
-  uint64_t kib = 0;
-  while (in >> name >> kib) {
-    if (name == "MemTotal:") return kib * 1024;
-    in.ignore(1 << 10, '\n');
-  }
-  return uint64_t(16) << 30;  // not Linux: a modest guess
-}
-
 // A key file of a key directory: a .zkey, or a bellman .params (whose .r1cs, by the same stem,
-// sits beside it: engine/key_files.hpp).
+// sits beside it: groth16/key_file.hpp).
 bool is_key_file(const fs::directory_entry& entry) {
-  const auto extension = entry.path().extension();
-  return (extension == ".zkey" || extension == ".params") && entry.is_regular_file();
+  return groth16::is_key_file_name(entry.path()) && entry.is_regular_file();
 }
 
 // The keys the config registers at start-up, as (id, path): every key file of key_directory
@@ -60,34 +43,14 @@ std::vector<std::pair<std::string, fs::path>> configured_keys(const DaemonConfig
   return keys;
 }
 
-// Key budgets when the config names none: the cpu backend keeps keys in host memory (half of
-// it); the cuda backend in VRAM (engine::default_vram_key_budget: what is left of the smallest
-// GPU once the arena has room for K partitions of the largest configured key, else half), and
-// a key too large for that in pinned host memory (half of it), streamed into the MSMs; the sim
-// backend's keys are models that occupy nothing real.
+// Key budgets when the config names none (engine::default_key_budgets), sized for the
+// configured keys.
 std::map<engine::KeyTier, uint64_t> default_budgets(const engine::Backend& backend,
                                                     const DaemonConfig& config) {
-  if (backend.name() == "cpu") return {{engine::KeyTier::kPinned, mem_total_bytes() / 2}};
-  if (backend.name() == "cuda") {
-    uint64_t smallest = UINT64_MAX;
-    for (int d = 0; d < backend.device_count(); ++d) {
-      smallest = std::min(smallest, backend.describe(d).vram_bytes);
-    }
-    uint64_t largest_slot = 0;
-    for (const auto& [id, path] : configured_keys(config)) {
-      try {
-        largest_slot = std::max(largest_slot, backend.partition_vram_bytes({path}));
-      } catch (const Error&) {
-        // A bad key file: its registration below reports it.
-      }
-    }
-    return {{engine::KeyTier::kVram,
-             engine::default_vram_key_budget(smallest, config.engine.vram_margin_bytes,
-                                             config.engine.workers_per_gpu, largest_slot)},
-            {engine::KeyTier::kPinned, mem_total_bytes() / 2}};
-  }
-  return {{engine::KeyTier::kPinned, uint64_t(64) << 30},
-          {engine::KeyTier::kMmap, uint64_t(1) << 40}};
+  std::vector<engine::KeySource> keys;
+  for (const auto& [id, path] : configured_keys(config)) keys.push_back({path});
+  return engine::default_key_budgets(backend, keys, config.engine.workers_per_gpu,
+                                     config.engine.vram_margin_bytes);
 }
 
 void register_keys(engine::Engine& engine, const DaemonConfig& c) {
@@ -101,29 +64,18 @@ void register_keys(engine::Engine& engine, const DaemonConfig& c) {
   }
 }
 
-// cuda, cpu, sim, or auto: cuda where this build has it and a GPU is present.
+// The backend the config names (engine::make_backend: auto is the GPUs where present).
 std::unique_ptr<engine::Backend> make_backend(const DaemonConfig& config) {
-  if (config.backend == "sim") return engine::SimBackend::create(config.sim);
-#if defined(CUZK_WITH_CUDA_BACKEND)
-  if (config.backend == "cuda" || (config.backend == "auto" && gpu::device_count() > 0)) {
-    engine::CudaOptions cuda;
-    cuda.check_key_subgroups = config.check_key_subgroups;
-    cuda.verify_proofs = config.verify_proofs;
-    cuda.h_tables = config.h_tables;
-    cuda.partitions_per_device = config.engine.workers_per_gpu;
-    cuda.staging_per_device = config.engine.partitions_held_per_gpu();
-    return engine::CudaBackend::create(cuda);
-  }
-#else
-  if (config.backend == "cuda") {
-    CUZK_THROW(ErrorKind::kNotFound,
-               "backend cuda: this cuzk was built without CUDA (nvcc was not found when it was "
-               "configured)");
-  }
-#endif
-  engine::CpuOptions cpu;
-  cpu.check_key_subgroups = config.check_key_subgroups;
-  return engine::CpuBackend::create(cpu);
+  engine::BackendChoice choice;
+  choice.name = config.backend;
+  choice.sim = config.sim;
+  choice.cpu.check_key_subgroups = config.check_key_subgroups;
+  choice.cuda.check_key_subgroups = config.check_key_subgroups;
+  choice.cuda.verify_proofs = config.verify_proofs;
+  choice.cuda.h_tables = config.h_tables;
+  choice.cuda.partitions_per_device = config.engine.workers_per_gpu;
+  choice.cuda.staging_per_device = config.engine.partitions_held_per_gpu();
+  return engine::make_backend(choice);
 }
 
 }  // namespace

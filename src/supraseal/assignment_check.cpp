@@ -1,5 +1,7 @@
 #include "supraseal/assignment_check.hpp"
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <memory>
 #include <span>
@@ -71,6 +73,16 @@ bool is_reduced(const cuzk_fr_t& value) {
   return false;
 }
 
+// A reduced Montgomery-form scalar as the little-endian bytes of its integer (BlindingBytes).
+std::array<uint8_t, 32> canonical_bytes(const cuzk_fr_t& value) {
+  Fr::Int limbs;
+  std::copy(std::begin(value.limbs), std::end(value.limbs), limbs.limb);
+  const auto v = Fr::from_montgomery(limbs).to_int();
+  std::array<uint8_t, 32> out;
+  for (size_t i = 0; i < 32; ++i) out[i] = uint8_t(v.limb[i / 8] >> (8 * (i % 8)));
+  return out;
+}
+
 std::span<const uint64_t> words(const uint64_t* data, size_t bits) {
   return {data, (bits + 63) / 64};
 }
@@ -127,10 +139,7 @@ engine::PartitionInput assignment_input(const Assignment& c, size_t index, const
 
   engine::PartitionInput input;
   input.assignment = std::move(view);
-  engine::PartitionInput::Blinding blinding;
-  std::copy(std::begin(r.limbs), std::end(r.limbs), blinding.r.begin());
-  std::copy(std::begin(s.limbs), std::end(s.limbs), blinding.s.begin());
-  input.blinding = blinding;
+  input.blinding = groth16::BlindingBytes{canonical_bytes(r), canonical_bytes(s)};
   return input;
 }
 

@@ -1,9 +1,8 @@
 #include "supraseal/proof_layout.hpp"
 
 #include <cstring>
+#include <string>
 #include <type_traits>
-
-#include "engine/key_files.hpp"
 
 namespace cuzk::supraseal {
 namespace {
@@ -40,17 +39,13 @@ groth16_proof to_groth16_proof(const formats::BellmanProof& proof) {
   return {put(proof.a), put(proof.b), put(proof.c)};
 }
 
-groth16_proof to_groth16_proof(const std::string& proof) {
-  if (proof.size() == formats::kBellmanProofBytes) {
-    return to_groth16_proof(formats::decode_bellman_proof(
-        {reinterpret_cast<const uint8_t*>(proof.data()), proof.size()}, "engine proof"));
+groth16_proof to_groth16_proof(const engine::PartitionOutput& output) {
+  if (output.format != engine::ProofFormat::kBellman ||
+      output.proof.size() != formats::kBellmanProofBytes) {
+    CUZK_THROW(ErrorKind::kInternal, "the engine's proof is not a bellman proof (" +
+                                         std::to_string(output.proof.size()) + " bytes)");
   }
-  if (engine::is_bellman_proof_text(proof)) {
-    const auto bytes = engine::bellman_proof_bytes(proof);
-    return to_groth16_proof(formats::decode_bellman_proof(bytes, "engine proof"));
-  }
-  CUZK_THROW(ErrorKind::kInternal, "the engine's proof is not a bellman proof (" +
-                                       std::to_string(proof.size()) + " bytes)");
+  return to_groth16_proof(formats::decode_bellman_proof(output.proof, "engine proof"));
 }
 
 }  // namespace cuzk::supraseal

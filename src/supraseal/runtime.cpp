@@ -7,19 +7,13 @@
 #include <mutex>
 #include <utility>
 
-#include "engine/cpu_backend.hpp"
-#include "engine/key_files.hpp"
-#include "engine/memory_budget.hpp"
+#include "engine/backend_factory.hpp"
 #include "formats/mapped_file.hpp"
 #include "formats/params.hpp"
 #include "service/config.hpp"
 #include "service/log.hpp"
 #include "supraseal/assignment_check.hpp"
 #include "supraseal/proof_layout.hpp"
-#if defined(CUZK_WITH_CUDA_BACKEND)
-#include "engine/cuda_backend.hpp"
-#include "gpu/device_info.hpp"
-#endif
 
 namespace cuzk::supraseal {
 namespace fs = std::filesystem;
@@ -43,48 +37,19 @@ KeyShape read_key_shape(const fs::path& path) {
 
 namespace {
 
-// The backend `cuzk serve` would make from the same configuration: cuda where this build has
-// it and a GPU is present (backend = "auto"), else the CPU prover.
+// The backend `cuzk serve` makes from the same configuration (engine::make_backend: auto is
+// the GPUs where present, else the CPU).
 std::unique_ptr<engine::Backend> make_backend(const service::DaemonConfig& config) {
-#if defined(CUZK_WITH_CUDA_BACKEND)
-  if (config.backend == "cuda" || (config.backend == "auto" && gpu::device_count() > 0)) {
-    engine::CudaOptions cuda;
-    cuda.check_key_subgroups = config.check_key_subgroups;
-    cuda.verify_proofs = config.verify_proofs;
-    cuda.h_tables = config.h_tables;
-    cuda.partitions_per_device = config.engine.workers_per_gpu;
-    cuda.staging_per_device = config.engine.partitions_held_per_gpu();
-    return engine::CudaBackend::create(cuda);
-  }
-#endif
-  if (config.backend != "auto" && config.backend != "cpu") {
-    CUZK_INVALID_INPUT("CUZK_CONFIG: backend \"" + config.backend +
-                       "\" is not available to the supraseal library (auto, cpu" +
-#if defined(CUZK_WITH_CUDA_BACKEND)
-                       std::string(", cuda)"));
-#else
-                       std::string("; this build has no CUDA)"));
-#endif
-  }
-  engine::CpuOptions cpu;
-  cpu.check_key_subgroups = config.check_key_subgroups;
-  return engine::CpuBackend::create(cpu);
-}
-
-// Key budgets when the configuration names none: cpu keeps keys in host memory (half of
-// it); cuda in VRAM (what default_vram_key_budget leaves) and else pinned host memory.
-std::map<engine::KeyTier, uint64_t> default_budgets(const engine::Backend& backend,
-                                                    const service::DaemonConfig& config) {
-  const uint64_t half_ram = engine::detect_host_ram_bytes() / 2;
-  if (backend.device_count() == 0) return {{engine::KeyTier::kPinned, half_ram}};
-  uint64_t smallest = UINT64_MAX;
-  for (int d = 0; d < backend.device_count(); ++d) {
-    smallest = std::min(smallest, backend.describe(d).vram_bytes);
-  }
-  return {{engine::KeyTier::kVram,
-           engine::default_vram_key_budget(smallest, config.engine.vram_margin_bytes,
-                                           config.engine.workers_per_gpu, 0)},
-          {engine::KeyTier::kPinned, half_ram}};
+  engine::BackendChoice choice;
+  choice.name = config.backend;
+  choice.sim = config.sim;
+  choice.cpu.check_key_subgroups = config.check_key_subgroups;
+  choice.cuda.check_key_subgroups = config.check_key_subgroups;
+  choice.cuda.verify_proofs = config.verify_proofs;
+  choice.cuda.h_tables = config.h_tables;
+  choice.cuda.partitions_per_device = config.engine.workers_per_gpu;
+  choice.cuda.staging_per_device = config.engine.partitions_held_per_gpu();
+  return engine::make_backend(choice);
 }
 
 std::unique_ptr<engine::Engine> start_engine() {
@@ -98,7 +63,12 @@ std::unique_ptr<engine::Engine> start_engine() {
   service::set_log_level(service::parse_log_level(config.log_level));
   auto backend = make_backend(config);
   engine::EngineOptions options = config.engine;
-  if (options.keys.budgets.empty()) options.keys.budgets = default_budgets(*backend, config);
+  // Keys arrive later (create_SRS): budgets sized without them, as the daemon's are for a
+  // configuration that lists none.
+  if (options.keys.budgets.empty()) {
+    options.keys.budgets = engine::default_key_budgets(*backend, {}, config.engine.workers_per_gpu,
+                                                       config.engine.vram_margin_bytes);
+  }
   log_info("supraseal_engine")
       .kv("backend", backend->name())
       .kv("gpus", backend->device_count())
@@ -264,7 +234,7 @@ void Runtime::finish(const Batch& batch, groth16_proof* proofs) {
   }
   // Decode every proof before writing any, so that a failure leaves `proofs` untouched.
   std::vector<groth16_proof> out(batch.circuits);
-  for (size_t i = 0; i < batch.circuits; ++i) out[i] = to_groth16_proof(result.partitions[i].proof);
+  for (size_t i = 0; i < batch.circuits; ++i) out[i] = to_groth16_proof(result.partitions[i]);
   std::copy(out.begin(), out.end(), proofs);
 }
 

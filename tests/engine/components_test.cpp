@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "engine/gpu_locks.hpp"
-#include "engine/key_files.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
 #include "engine/scheduler.hpp"
@@ -242,28 +241,6 @@ TEST(MemoryBudget, DefaultVramKeyBudgetLeavesRoomForTheWorkersSlots) {
   EXPECT_EQ(default_vram_key_budget(80 * kGiB, kGiB, 4, 10 * kGiB), 40 * kGiB);
   EXPECT_EQ(default_vram_key_budget(80 * kGiB, kGiB, 3, 13 * kGiB), 40 * kGiB);
   EXPECT_EQ(default_vram_key_budget(80 * kGiB, kGiB, 3, 12 * kGiB), 43 * kGiB);
-}
-
-TEST(KeyFiles, BellmanProofTextIsTellable) {
-  EXPECT_TRUE(is_bellman_proof_text(std::string(384, 'a')));
-  EXPECT_FALSE(is_bellman_proof_text(std::string(384, 'A')));
-  EXPECT_FALSE(is_bellman_proof_text(std::string(383, 'a')));
-  EXPECT_FALSE(is_bellman_proof_text("{\"pi_a\": []}"));
-  const auto bytes = bellman_proof_bytes("0f" + std::string(382, '0'));
-  EXPECT_EQ(bytes[0], 0x0f);
-  EXPECT_EQ(bytes[1], 0);
-}
-
-TEST(KeyFiles, BellmanProofTextRefusesWhatIsNotOne) {
-  for (const std::string& text :
-       {std::string("00"), std::string(384, 'g'), std::string(384, 'F'), std::string(384, '0')}) {
-    try {
-      (void)bellman_proof_from_text(text);
-      ADD_FAILURE() << "accepted a proof text of " << text.size() << " '" << text[0] << "'";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
-    }
-  }
 }
 
 TEST(SimBackend, CatchesSlotReuseWithoutFence) {

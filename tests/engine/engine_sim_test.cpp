@@ -34,7 +34,7 @@ TEST(EngineSim, ProvesAndReturnsEachPartitionsOwnResult) {
   const JobResult r = e.engine->await(id, 30s);
   ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
   ASSERT_EQ(r.partitions.size(), 3u);
-  for (int p = 0; p < 3; ++p) EXPECT_EQ(r.partitions[p].proof, "sim-proof:a" + std::to_string(p));
+  for (int p = 0; p < 3; ++p) EXPECT_EQ(proof_text(r.partitions[p]), "sim-proof:a" + std::to_string(p));
   EXPECT_GT(r.timings.sum.gpu_ms, 0);
   EXPECT_GT(r.timings.wall_ms, 0);
   EXPECT_GE(r.completion_seq, 1u);
@@ -53,7 +53,7 @@ TEST(EngineSim, IdempotentRequestIds) {
   EXPECT_EQ(a, b) << "a repeated request id must return the first job";
   const JobId c = e.engine->submit(job("key0", {"z"}, Priority::kNormal, "req-2"));
   EXPECT_NE(a, c);
-  EXPECT_EQ(e.engine->await(a, 30s).partitions.at(0).proof, "sim-proof:x");
+  EXPECT_EQ(proof_text(e.engine->await(a, 30s).partitions.at(0)), "sim-proof:x");
   ASSERT_TRUE(e.engine->wait_idle(30s));
   EXPECT_EQ(e.sim->finish_counts().count("y"), 0u) << "the duplicate ran";
 }
@@ -256,7 +256,7 @@ TEST(EngineSim, StoppedGpuLosesNoJob) {
     const JobResult r = e.engine->await(ids[i], 60s);
     ASSERT_EQ(r.state, JobState::kSucceeded) << "job " << i << ": " << r.error_message;
     for (int p = 0; p < 4; ++p) {
-      EXPECT_EQ(r.partitions[size_t(p)].proof,
+      EXPECT_EQ(proof_text(r.partitions[size_t(p)]),
                 "sim-proof:j" + std::to_string(i) + "p" + std::to_string(p));
     }
   }
@@ -296,7 +296,7 @@ TEST(EngineSim, ByValueWitnessIsReleasedOncePrepared) {
       << "the witness was released only when the job finished";
   const JobResult r = e.engine->await(id, 60s);
   ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
-  EXPECT_EQ(r.partitions.at(0).proof, "sim-proof:" + text);
+  EXPECT_EQ(proof_text(r.partitions.at(0)), "sim-proof:" + text);
   expect_nothing_held(e, "after a released witness");
 }
 
@@ -317,8 +317,8 @@ TEST(EngineSim, HandBackAfterPrepareRebuildsTheWitness) {
   ASSERT_TRUE(e.engine->stop_gpu(1));
   const JobResult r = e.engine->await(id, 60s);
   ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
-  EXPECT_EQ(r.partitions.at(0).proof, "sim-proof:first");
-  EXPECT_EQ(r.partitions.at(1).proof, "sim-proof:second");
+  EXPECT_EQ(proof_text(r.partitions.at(0)), "sim-proof:first");
+  EXPECT_EQ(proof_text(r.partitions.at(1)), "sim-proof:second");
   EXPECT_NE(e.engine->metrics_text().find("cuzk_partitions_handed_back_total{gpu=\"1\"} 1"),
             std::string::npos)
       << e.engine->metrics_text();
@@ -345,7 +345,7 @@ TEST(EngineSim, PreparesTheNextPartitionWhileKernelsRun) {
     const JobResult r = e.engine->await(e.engine->submit(job("key0", w)), 60s);
     ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
     for (int p = 0; p < 6; ++p)
-      EXPECT_EQ(r.partitions[size_t(p)].proof, "sim-proof:" + w[size_t(p)]);
+      EXPECT_EQ(proof_text(r.partitions[size_t(p)]), "sim-proof:" + w[size_t(p)]);
     std::vector<TimelineRecord> records = e.engine->timeline().snapshot();
     ASSERT_EQ(records.size(), 6u);
     std::sort(records.begin(), records.end(),
@@ -409,7 +409,7 @@ TEST(EngineSim, PreparingAheadNeverWaitsForHostBytesOrKeys) {
       const JobResult r = e.engine->await(ids[j], 60s);
       ASSERT_EQ(r.state, JobState::kSucceeded) << "job " << j << ": " << r.error_message;
       for (int p = 0; p < 3; ++p) {
-        EXPECT_EQ(r.partitions[size_t(p)].proof,
+        EXPECT_EQ(proof_text(r.partitions[size_t(p)]),
                   "sim-proof:k" + std::to_string(j) + "." + std::to_string(p));
       }
     }

@@ -32,6 +32,11 @@ inline SimOptions small_sim(double kernel_ns_per_constraint = 1.0) {
   return o;
 }
 
+// A partition's proof bytes as text (the sim backend's token, a proof.json).
+inline std::string proof_text(const PartitionOutput& out) {
+  return std::string(out.proof.begin(), out.proof.end());
+}
+
 inline EngineOptions small_engine(int workers_per_gpu) {
   EngineOptions o;
   o.workers_per_gpu = workers_per_gpu;

@@ -21,7 +21,6 @@
 
 #include "circuits/synthetic.hpp"
 #include "engine/engine.hpp"
-#include "engine/key_files.hpp"
 #include "formats/params.hpp"
 #include "formats/r1cs.hpp"
 #include "formats/wtns.hpp"
@@ -72,7 +71,8 @@ Circuit<Curve> make_circuit(const fs::path& dir, uint64_t seed) {
 template <class Curve>
 void expect_verifies(const Circuit<Curve>& c, const PartitionOutput& out,
                      const std::string& where) {
-  const auto proof = groth16::proof_from_json<Curve>(nlohmann::json::parse(out.proof));
+  EXPECT_EQ(out.format, ProofFormat::kSnarkjsJson) << where;
+  const auto proof = groth16::proof_from_json<Curve>(nlohmann::json::parse(out.proof.begin(), out.proof.end()));
   const auto inputs =
       groth16::public_inputs_from_json<Curve>(nlohmann::json::parse(out.public_inputs));
   EXPECT_TRUE(groth16::verify<Curve>(c.vk, inputs, proof))
@@ -215,8 +215,10 @@ inline void run_bellman_key_suite(Engine* engine, const fs::path& dir, const Bel
   ASSERT_EQ(r.state, JobState::kSucceeded) << r.error_message;
   for (size_t p = 0; p < r.partitions.size(); ++p) {
     const auto& out = r.partitions[p];
-    ASSERT_EQ(out.proof.size(), 2 * formats::kBellmanProofBytes) << "partition " << p;
-    const auto proof = bellman_proof_from_text(out.proof);
+    ASSERT_EQ(out.format, ProofFormat::kBellman) << "partition " << p;
+    ASSERT_EQ(out.proof.size(), formats::kBellmanProofBytes) << "partition " << p;
+    const auto proof =
+        groth16::proof_from_bellman(formats::decode_bellman_proof(std::span(out.proof)));
     const auto inputs =
         groth16::public_inputs_from_json<Curve>(nlohmann::json::parse(out.public_inputs));
     EXPECT_TRUE(groth16::verify<Curve>(key.vk, inputs, proof))

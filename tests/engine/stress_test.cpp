@@ -112,9 +112,9 @@ TEST_P(Stress, ManyClientsMixedPrioritiesNoLossNoLeak) {
           continue;
         }
         for (size_t p = 0; p < s.witnesses.size(); ++p) {
-          if (r.partitions[p].proof != "sim-proof:" + s.witnesses[p]) {
+          if (proof_text(r.partitions[p]) != "sim-proof:" + s.witnesses[p]) {
             ADD_FAILURE() << "job " << s.id << " partition " << p << " got '"
-                          << r.partitions[p].proof << "'";
+                          << proof_text(r.partitions[p]) << "'";
           }
         }
       }

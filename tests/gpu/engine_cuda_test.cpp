@@ -117,8 +117,8 @@ TEST_F(CudaEngine, BellmanParamsKeyWithItsR1csProves) {
 // (23.8 GB), its table (70.9 GB) and two partitions of 26.1 GB fit the 150.1 GB device, three do
 // not; at 2^27 the whole table (141.7 GB beside a 50.8 GB key) never does, while 4 rows of
 // c = 24 (38.7 GB beside the 47.5 GB of points) do with two partitions of 26.7 GB
-// (bench/results/2026-12-03_h200_4dba1fc_prove_zkey_htable_2p27.json), not with three. Runs
-// without a GPU.
+// (bench/results/prover/2026-12-03_h200_4dba1fc_prove_zkey_htable_2p27.json), not with three.
+// Runs without a GPU.
 TEST(CudaHTableRule, TablesGoOnlyWhereKeyTableAndPartitionsFit) {
   const uint64_t device = 150'109'880'320;
   const auto shape = [](double circuit_gb, double points_gb, double table_gb, double slot_gb) {

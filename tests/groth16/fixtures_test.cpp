@@ -18,7 +18,9 @@
 #include <sstream>
 #include <string>
 
-#include "groth16/files.hpp"
+#include "formats/mapped_file.hpp"
+#include "groth16/key_file.hpp"
+#include "groth16/key_file_commands.hpp"
 
 namespace cuzk::groth16::test {
 namespace {
@@ -38,22 +40,26 @@ TEST_P(SharedFixture, ReproducesSnarkjs) {
   const std::filesystem::path dir = std::filesystem::path(root) / GetParam();
   ASSERT_TRUE(std::filesystem::exists(dir)) << dir;
 
-  ProveFilesOptions options;
-  options.zero_blinding = true;
-  // snarkjs's keys are trusted here; the subgroup check of 10^5 points would dominate the run.
-  options.key_subgroup_check = io::SubgroupCheck::kOff;
+  // r = s = 0: snarkjs's unblinded proofs. snarkjs's keys are trusted here (no subgroup check
+  // of 10^5 points, which would dominate the run).
+  HostProveOptions options;
+  options.blinding = BlindingBytes{};
   const auto start = std::chrono::steady_clock::now();
-  const ProveFilesResult result =
-      prove_files(dir / "circuit_final.zkey", dir / "witness.wtns", options);
+  const KeyFile key = KeyFile::open({dir / "circuit_final.zkey"});
+  const double read_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const formats::MappedFile wtns = formats::MappedFile::open(dir / "witness.wtns");
+  const KeyFile::HostProof result = key.prove_wtns(wtns.bytes(), wtns.name(), options);
   const double whole_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_EQ(result.proof_json, read_text(dir / "proof_r0s0.json"));
-  EXPECT_EQ(result.public_json, read_text(dir / "public.json"));
+  EXPECT_EQ(std::string(result.proof.bytes.begin(), result.proof.bytes.end()),
+            read_text(dir / "proof_r0s0.json"));
+  EXPECT_EQ(result.proof.public_json, read_text(dir / "public.json"));
   const ProveTimings& t = result.timings;
   std::printf(
       "[ fixture  ] %s: %.0f ms (read %.0f, prove %.0f: check %.1f, abc %.1f, H %.1f, MSM A %.1f "
       "B1 %.1f B2 %.1f C %.1f H %.1f, epilogue %.1f, self-verify %.1f)\n",
-      GetParam(), whole_ms, result.read_ms, t.total_ms, t.witness_check_ms, t.abc_ms, t.h_ms,
+      GetParam(), whole_ms, read_ms, t.total_ms, t.witness_check_ms, t.abc_ms, t.h_ms,
       t.msm_a_ms, t.msm_b1_ms, t.msm_b2_ms, t.msm_c_ms, t.msm_h_ms, t.epilogue_ms,
       t.self_verify_ms);
 

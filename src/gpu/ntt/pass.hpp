@@ -245,7 +245,7 @@ CUZK_HD PairElements pair_elements(const PassShape& shape, const StagePlacement&
 // twiddle as it loads it (two products with the two-level table), so its lower element waits
 // in its slot meanwhile: in registers, BLS12-381 Fr's kernel would spill 20 bytes at 64
 // registers. The DIF keeps both in registers: parking either of its phases measured slower on
-// BLS12-381 (the README).
+// BLS12-381 (docs/experiments/ntt.md).
 template <class Fr, bool kDif>
 CUZK_HD void pass_load_pair(const PassArgs<Fr>& a, const TileMemory<Fr>& shared,
                             const StagePlacement& m, uint32_t tile, uint32_t lo_slot) {

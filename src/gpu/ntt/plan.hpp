@@ -43,10 +43,8 @@ struct Tuning {
   // gives each block 2^(10−K) adjacent columns, so global memory is read in runs of
   // 2^(10−K) · 32 bytes (64 bytes for K = 9: two whole sectors). At 64 registers × 256 threads
   // registers then allow 4 blocks per SM (32 warps), where 64 KiB tiles (2^11) let shared
-  // memory allow 3 (24 warps). Measured on the H200 (medians of 7, two rounds,
-  // bench/results/2026-12-02_h200_fbde004_ntt_tiles.txt), 2^11 → 2^10: BLS12-381 2^20 0.278 →
-  // 0.274 ms, 2^24 4.83 → 4.71, 2^27 41.54 → 41.11; BN254 2^27 41.14 → 40.65. 512 threads of
-  // 2^11 tiles lost (2^27 44.4 ms: fewer blocks fit the registers).
+  // memory allow 3 (24 warps): 2^10 tiles are 1-2.5% faster at every size, and 512 threads of
+  // 2^11 tiles were slower still (bench/results/ntt/2026-12-02_h200_fbde004_ntt_tiles.txt).
   static constexpr unsigned kLogTileElements = 10;
   static constexpr unsigned kThreadsPerBlock = 256;
   // The pass kernel is held to the 64 registers that let 4 blocks share an SM: with the first

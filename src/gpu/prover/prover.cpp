@@ -333,9 +333,10 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   // The plain MSM for every query, porep's mostly-0/1 witnesses included: with the scalar
   // counts, zero scalars have no pairs to sort and ones only window 0's, and the ones fill one
   // bucket that the accumulation spreads over many threads. Summing the ones apart
-  // (msm_with_classification) was 7-9% slower on the H200 (bench/results/2026-11-29_h200_
-  // e593945_msm.json: porep G1 2^26 153.6 against 165.2 ms, G2 2^24 179.0 against 195.0). A
-  // streamed key's bases are staged chunk by chunk.
+  // (msm_with_classification) was 7-9% slower on the H200 (porep G1 2^26 153.6 against
+  // 165.2 ms, G2 2^24 179.0 against 195.0;
+  // bench/results/msm/2026-11-29_h200_e593945_msm.json). A streamed key's bases are staged
+  // chunk by chunk.
   const auto run_msm = [&]<class C>(std::span<const ec::Affine<C>> bases,
                                     std::span<const Fr> scalars, ec::Jacobian<C>* result,
                                     const uint32_t* scalar_index,

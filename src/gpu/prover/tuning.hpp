@@ -1,8 +1,8 @@
 #pragma once
 // Launch shapes and split thresholds of the GPU prover's kernels, in one place.
 //
-// Not measured yet (no GPU on the development machine): these are starting values chosen from the
-// shape of the work, to be replaced by a sweep on the H200 (bench/gpu/prover).
+// Not swept on a GPU yet: these are starting values chosen from the shape of the work, to be
+// replaced by a sweep on the H200 (bench/gpu/prover).
 //   - Synthesis, light rows: one thread per row; PoRep rows have 1–3 terms (DESIGN.md §1), so a
 //     warp per row would idle 29 of 32 lanes. 256 threads per block is the usual occupancy
 //     sweet spot for kernels with ~100 registers.

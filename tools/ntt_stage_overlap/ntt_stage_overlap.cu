@@ -1,10 +1,10 @@
-// bench_stage_overlap: can an SM overlap the NTT stages' shared-memory work with their products
+// ntt_stage_overlap: can an SM overlap the NTT stages' shared-memory work with their products
 // when different warps do them? A timing bound for a candidate shape of the pass kernel (warps
 // specialized within a block, src/gpu/ntt/README.md), not a transform: the values are random,
 // the results are not checked, and the two groups of warps of the split modes touch the same
 // slots without ordering between them.
 //
-//   bench_stage_overlap [--json FILE] [--runs N] [--stages S] [--waves W]
+//   ntt_stage_overlap [--json FILE] [--runs N] [--stages S] [--waves W]
 //
 // Each block holds a tile of 1024 elements in shared memory (two planes of 16-byte words, as the
 // pass kernel stores them), 256 threads, 4 blocks an SM (W waves of them), and runs S stages on
@@ -279,7 +279,7 @@ int main(int argc, char** argv) {
   const Options o = std::get<Options>(parsed);
   try {
     if (gpu::device_count() == 0) {
-      std::fprintf(stderr, "bench_stage_overlap: no CUDA device\n");
+      std::fprintf(stderr, "ntt_stage_overlap: no CUDA device\n");
       return 1;
     }
     const gpu::DeviceInfo info = gpu::device_info(0);
@@ -293,7 +293,7 @@ int main(int argc, char** argv) {
     bench_curve<bn254::Fr>("bn254", o, blocks, results);
     if (!o.json_path.empty()) bench::write_results(o.json_path, info.name, argc, argv, results);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_stage_overlap: %s\n", e.what());
+    std::fprintf(stderr, "ntt_stage_overlap: %s\n", e.what());
     return 1;
   }
   return 0;

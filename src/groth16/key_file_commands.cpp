@@ -1,6 +1,6 @@
-// The Groth16 commands on files (files.hpp).
+// Verification and development setup on files (key_file_commands.hpp).
 
-#include "groth16/files.hpp"
+#include "groth16/key_file_commands.hpp"
 
 #include <chrono>
 #include <fstream>
@@ -74,16 +74,6 @@ nlohmann::json read_json(const std::filesystem::path& path) {
   }
 }
 
-void check_same_curve(const std::filesystem::path& first, formats::CurveId first_curve,
-                      const std::filesystem::path& second, formats::CurveId second_curve) {
-  if (first_curve != second_curve) {
-    CUZK_INVALID_INPUT(first.string() + " belongs to " +
-                       std::string(formats::curve_display_name(first_curve)) + " but " +
-                       second.string() + " to " +
-                       std::string(formats::curve_display_name(second_curve)));
-  }
-}
-
 // The curve a verification_key.json names ("bn128" or "bls12381").
 formats::CurveId curve_of_verification_key(const nlohmann::json& json,
                                            const std::filesystem::path& path) {
@@ -94,149 +84,6 @@ formats::CurveId curve_of_verification_key(const nlohmann::json& json,
     }
   }
   CUZK_INVALID_INPUT(path.string() + ": \"curve\" must be \"bn128\" or \"bls12381\"");
-}
-
-}  // namespace
-
-const char* key_format_name(KeyFormat format) {
-  return format == KeyFormat::kZkey ? "zkey" : "params";
-}
-
-KeyFormat detect_key_format(const std::filesystem::path& key_path) {
-  std::ifstream in(key_path, std::ios::binary);
-  if (!in) CUZK_THROW(ErrorKind::kNotFound, key_path.string() + ": cannot open the file");
-  char head[4] = {};
-  in.read(head, 4);
-  if (in.gcount() == 4 && std::string_view(head, 4) == "zkey") return KeyFormat::kZkey;
-  std::error_code error;
-  const auto size = std::filesystem::file_size(key_path, error);
-  if (in.gcount() >= 1 && (uint8_t(head[0]) & 0xe0) == 0 && !error &&
-      size >= kBellmanVkFixedBytes + 4) {
-    return KeyFormat::kParams;
-  }
-  CUZK_INVALID_INPUT(key_path.string() +
-                     ": not a proving key: neither a .zkey (no \"zkey\" magic) nor a bellman "
-                     ".params (which begins with an uncompressed BLS12-381 point, at least " +
-                     std::to_string(kBellmanVkFixedBytes + 4) + " bytes)");
-}
-
-namespace {
-
-class CpuFileProver final : public FileProver {
- public:
-  const char* name() const override { return "cpu"; }
-  ProveResult<formats::Bn254> prove_zkey(const formats::Groth16Zkey<formats::Bn254>& key,
-                                         std::span<const bn254::Fr> witness,
-                                         const ProveOptions<formats::Bn254>& options) const override {
-    return prove(key, witness, options);
-  }
-  ProveResult<formats::Bls12_381> prove_zkey(
-      const formats::Groth16Zkey<formats::Bls12_381>& key,
-      std::span<const bls12_381::Fr> witness,
-      const ProveOptions<formats::Bls12_381>& options) const override {
-    return prove(key, witness, options);
-  }
-  ProveResult<BellmanCurve> prove_params(const formats::BellmanParams& params,
-                                         const formats::R1cs<BellmanCurve>& r1cs,
-                                         std::span<const bls12_381::Fr> witness,
-                                         const ProveOptions<BellmanCurve>& options) const override {
-    return prove_bellman(params, r1cs, witness, options);
-  }
-};
-
-const FileProver& prover_of(const ProveFilesOptions& options) {
-  return options.prover != nullptr ? *options.prover : cpu_file_prover();
-}
-
-}  // namespace
-
-const FileProver& cpu_file_prover() {
-  static const CpuFileProver prover;
-  return prover;
-}
-
-namespace {
-
-ProveFilesResult prove_zkey_files(const std::filesystem::path& zkey_path,
-                                  const std::filesystem::path& wtns_path,
-                                  const ProveFilesOptions& options) {
-  const formats::CurveId curve = formats::sniff_curve(zkey_path);
-  check_same_curve(zkey_path, curve, wtns_path, formats::sniff_curve(wtns_path));
-  if (options.r1cs)
-    check_same_curve(zkey_path, curve, *options.r1cs, formats::sniff_curve(*options.r1cs));
-
-  return formats::with_curve(curve, [&](auto curve_record) {
-    using Curve = decltype(curve_record);
-    using Fr = typename Curve::Fr;
-    const auto read_start = Clock::now();
-    announce(options.on_stage, "reading the key");
-    formats::ZkeyReadOptions read_options;
-    read_options.subgroup_check = options.key_subgroup_check;
-    const auto key = formats::read_zkey<Curve>(zkey_path, read_options);
-    announce(options.on_stage, "reading the witness");
-    const auto witness = formats::read_wtns<Curve>(wtns_path);
-    std::optional<formats::R1cs<Curve>> r1cs;
-    if (options.r1cs) {
-      announce(options.on_stage, "reading the .r1cs");
-      r1cs = formats::read_r1cs<Curve>(*options.r1cs);
-    }
-    ProveFilesResult result;
-    result.curve = curve;
-    result.format = KeyFormat::kZkey;
-    result.read_ms = milliseconds_since(read_start);
-
-    ProveOptions<Curve> prove_options;
-    if (options.zero_blinding) prove_options.blinding = Blinding<Curve>{Fr::zero(), Fr::zero()};
-    if (r1cs) prove_options.r1cs = &*r1cs;
-    prove_options.on_stage = options.on_stage;
-    const ProveResult<Curve> proved =
-        prover_of(options).prove_zkey(key, std::span<const Fr>(witness), prove_options);
-    result.proof_json = snarkjs_text(proof_to_json(proved.proof));
-    result.public_json =
-        snarkjs_text(public_inputs_to_json<Curve>(std::span<const Fr>(proved.public_inputs)));
-    result.timings = proved.timings;
-    return result;
-  });
-}
-
-ProveFilesResult prove_params_files(const std::filesystem::path& params_path,
-                                    const std::filesystem::path& wtns_path,
-                                    const ProveFilesOptions& options) {
-  using Curve = BellmanCurve;
-  using Fr = bls12_381::Fr;
-  if (!options.r1cs) {
-    CUZK_INVALID_INPUT(params_path.string() +
-                       ": a bellman .params key holds no constraint matrices: give the "
-                       "circuit's .r1cs (--r1cs circuit.r1cs)");
-  }
-  require_bellman_curve(*options.r1cs, formats::sniff_curve(*options.r1cs));
-  require_bellman_curve(wtns_path, formats::sniff_curve(wtns_path));
-
-  const auto read_start = Clock::now();
-  announce(options.on_stage, "reading the key");
-  formats::ParamsReadOptions read_options;
-  read_options.subgroup_check = options.key_subgroup_check;
-  const formats::BellmanParams params = formats::read_bellman_params(params_path, read_options);
-  announce(options.on_stage, "reading the .r1cs");
-  const formats::R1cs<Curve> r1cs = formats::read_r1cs<Curve>(*options.r1cs);
-  announce(options.on_stage, "reading the witness");
-  const std::vector<Fr> witness = formats::read_wtns<Curve>(wtns_path);
-  ProveFilesResult result;
-  result.curve = formats::CurveId::kBls12_381;
-  result.format = KeyFormat::kParams;
-  result.read_ms = milliseconds_since(read_start);
-
-  ProveOptions<Curve> prove_options;
-  if (options.zero_blinding) prove_options.blinding = Blinding<Curve>{Fr::zero(), Fr::zero()};
-  prove_options.on_stage = options.on_stage;
-  const ProveResult<Curve> proved =
-      prover_of(options).prove_params(params, r1cs, std::span<const Fr>(witness), prove_options);
-  const auto bytes = formats::encode_bellman_proof(proof_to_bellman(proved.proof));
-  result.proof_bytes.assign(bytes.begin(), bytes.end());
-  result.public_json =
-      snarkjs_text(public_inputs_to_json<Curve>(std::span<const Fr>(proved.public_inputs)));
-  result.timings = proved.timings;
-  return result;
 }
 
 VerifyFilesResult verify_json_files(const std::filesystem::path& verification_key_path,
@@ -304,14 +151,6 @@ bool looks_like_bellman_key(const std::filesystem::path& path) {
 }
 
 }  // namespace
-
-ProveFilesResult prove_files(const std::filesystem::path& key_path,
-                             const std::filesystem::path& wtns_path,
-                             const ProveFilesOptions& options) {
-  return detect_key_format(key_path) == KeyFormat::kZkey
-             ? prove_zkey_files(key_path, wtns_path, options)
-             : prove_params_files(key_path, wtns_path, options);
-}
 
 VerifyFilesResult verify_files_timed(const std::filesystem::path& verification_key_path,
                                      const std::filesystem::path& public_path,

@@ -1,6 +1,6 @@
-// The file-level commands (files.hpp) on files the test writes: setup, export, prove and verify
-// chained through the file system as the CLI chains them, and the refusals that only exist at
-// this level (files of different curves).
+// The key-file module (key_file.hpp, key_file_commands.hpp) on files the test writes: setup,
+// export, prove and verify chained through the file system as the CLI chains them, and the
+// refusals that only exist at this level (files of different curves).
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,9 @@
 
 #include "formats/r1cs.hpp"
 #include "formats/wtns.hpp"
-#include "groth16/files.hpp"
+#include "groth16/key_file.hpp"
+#include "groth16/key_file_commands.hpp"
+#include "formats/mapped_file.hpp"
 #include "groth16/json.hpp"
 #include "tests/groth16/test_circuit.hpp"
 #include "tests/support/error_messages.hpp"
@@ -67,12 +69,17 @@ TYPED_TEST(FilesTest, SetupProveVerifyThroughFiles) {
   EXPECT_EQ(export_verification_key(d / "circuit.zkey"), vk_text);
   write_text(d / "verification_key.json", vk_text);
 
-  ProveFilesOptions options;
-  options.r1cs = d / "circuit.r1cs";
-  const ProveFilesResult result = prove_files(d / "circuit.zkey", d / "witness.wtns", options);
-  EXPECT_EQ(result.curve, TypeParam::kId);
-  write_text(d / "proof.json", result.proof_json);
-  write_text(d / "public.json", result.public_json);
+  const KeyFile key = KeyFile::open({d / "circuit.zkey", d / "circuit.r1cs"});
+  EXPECT_EQ(key.curve(), TypeParam::kId);
+  EXPECT_EQ(key.format(), KeyFormat::kZkey);
+  const auto prove_file = [&](const fs::path& wtns) {
+    const auto file = formats::MappedFile::open(wtns);
+    return key.prove_wtns(file.bytes(), file.name()).proof;
+  };
+  const EncodedProof proof = prove_file(d / "witness.wtns");
+  EXPECT_EQ(proof.format, ProofFormat::kSnarkjsJson);
+  write_text(d / "proof.json", std::string(proof.bytes.begin(), proof.bytes.end()));
+  write_text(d / "public.json", proof.public_json);
   EXPECT_TRUE(verify_files(d / "verification_key.json", d / "public.json", d / "proof.json"));
 
   // Another public.json: the same proof must not verify.
@@ -86,8 +93,7 @@ TYPED_TEST(FilesTest, SetupProveVerifyThroughFiles) {
   // A witness that breaks constraint 2 of the chain, checked against the .r1cs.
   circuit.witness[circuit.first_chain_wire + 2] += Fr::one();
   formats::write_wtns<TypeParam>(d / "bad.wtns", std::span<const Fr>(circuit.witness));
-  const std::string message =
-      invalid_input_message([&] { prove_files(d / "circuit.zkey", d / "bad.wtns", options); });
+  const std::string message = invalid_input_message([&] { prove_file(d / "bad.wtns"); });
   EXPECT_NE(message.find("constraint 2 (counting from 0"), std::string::npos) << message;
 }
 
@@ -100,10 +106,18 @@ TEST(FilesCurves, FilesOfDifferentCurvesAreRefused) {
   const auto bls = make_test_circuit<formats::Bls12_381>(rng, 2);
   formats::write_wtns<formats::Bls12_381>(d / "bls.wtns",
                                           std::span<const formats::Bls12_381::Fr>(bls.witness));
+  const KeyFile key = KeyFile::open({d / "circuit.zkey"});
+  const auto wtns = formats::MappedFile::open(d / "bls.wtns");
   const std::string message =
-      invalid_input_message([&] { prove_files(d / "circuit.zkey", d / "bls.wtns"); });
-  EXPECT_NE(message.find("belongs to BN254 but"), std::string::npos) << message;
-  EXPECT_NE(message.find("to BLS12-381"), std::string::npos) << message;
+      invalid_input_message([&] { key.prove_wtns(wtns.bytes(), wtns.name()); });
+  EXPECT_NE(message.find("BLS12-381's scalar field prime r, but BN254's"), std::string::npos)
+      << message;
+  // An .r1cs of another curve than the key's is refused when the key is opened.
+  formats::write_r1cs(d / "bls.r1cs", bls.r1cs);
+  const std::string r1cs_message =
+      invalid_input_message([&] { KeyFile::open({d / "circuit.zkey", d / "bls.r1cs"}); });
+  EXPECT_NE(r1cs_message.find("belongs to BN254 but"), std::string::npos) << r1cs_message;
+  EXPECT_NE(r1cs_message.find("to BLS12-381"), std::string::npos) << r1cs_message;
 
   const std::string not_json =
       invalid_input_message([&] { verify_files(d / "circuit.r1cs", d / "x", d / "y"); });
