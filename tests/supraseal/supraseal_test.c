@@ -191,6 +191,17 @@ static void check_bad_inputs(const char* params_path, const char* out_dir) {
     check_refused(prove(&bad, 1, 0, out), "the key needs", "a_aux density vs key");
     free(words);
   }
+  if (fx.assignment.aux_assignment_size > 0) {
+    /* An assignment that does not satisfy its circuit: one auxiliary value changed. */
+    Assignment bad = fx.assignment;
+    cuzk_fr_t* aux = malloc(bad.aux_assignment_size * sizeof(cuzk_fr_t));
+    memcpy(aux, fx.aux, bad.aux_assignment_size * sizeof(cuzk_fr_t));
+    aux[0] = fx.inp[0]; /* the constant one, in Montgomery form */
+    if (memcmp(&aux[0], &fx.aux[0], sizeof aux[0]) == 0) aux[0].limbs[0] = 0;
+    bad.aux_assignment_data = aux;
+    check_refused(prove(&bad, 1, 0, out), "verif", "unsatisfied assignment");
+    free(aux);
+  }
   {
     /* The second circuit of a batch is bad: its index is named, no proof is written. */
     Assignment two[2] = {fx.assignment, fx.assignment};
