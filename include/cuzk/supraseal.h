@@ -39,7 +39,9 @@ RustError create_SRS(SRS* ret, const char* srs_path, bool cache);
  * the cache. The handle stays usable: the next proof loads the key again. */
 void evict_SRS(const SRS* srs);
 
-/* Releases one reference; the last one unloads the key. Sets srs->ptr to null. */
+/* Releases one reference; the last one unloads the key. *srs is not written (the supraseal-c2
+ * crate passes a shared reference), so the caller must not use that copy of the handle again.
+ * A handle whose ptr is null is ignored. */
 void drop_SRS(SRS* srs);
 
 /* Another reference to the same key. */

@@ -123,7 +123,6 @@ void evict_SRS(const SRS* srs) {
 void drop_SRS(SRS* srs) {
   if (srs == nullptr || srs->ptr == nullptr) return;
   Runtime::get().drop(handle(srs));
-  srs->ptr = nullptr;
 }
 
 SRS clone_SRS(const SRS* srs) {

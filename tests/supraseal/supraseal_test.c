@@ -306,15 +306,20 @@ int main(int argc, char** argv) {
 
   /* References: a clone outlives the original; eviction keeps the handle usable. */
   SRS second = clone_SRS(&srs);
+  CHECK(second.ptr != NULL, "clone_SRS returned a null handle");
   drop_SRS(&srs);
-  CHECK(srs.ptr == NULL, "drop_SRS did not clear the handle");
   srs = second;
   evict_SRS(&srs);
   check_batch(1);
   SRS again;
   if (check_ok(create_SRS(&again, argv[1], false), "create_SRS again")) drop_SRS(&again);
   drop_SRS(&srs);
-  drop_SRS(&srs); /* a cleared handle is ignored */
+  {
+    SRS null_handle = {NULL};
+    drop_SRS(&null_handle); /* ignored */
+    evict_SRS(&null_handle);
+    CHECK(clone_SRS(&null_handle).ptr == NULL, "a clone of a null handle");
+  }
 
   if (failures != 0) {
     fprintf(stderr, "%d check(s) failed\n", failures);
