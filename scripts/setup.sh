@@ -14,6 +14,7 @@ packages=(
   libtbb-dev libcli11-dev nlohmann-json3-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler  # the daemon's API
   libtomlplusplus-dev               # the daemon's config
+  libsqlite3-dev                    # the engine's job journal
   python3 gnuplot-nox               # tools/plot_timeline.py (the timeline picture)
 )
 # Node.js for the interop tests (@noble/curves, snarkjs, circom2): any node ≥ 18 with npm will

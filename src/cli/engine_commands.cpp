@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "formats/mapped_file.hpp"
 #include "service/client.hpp"
 #include "service/convert.hpp"
 #include "util/error.hpp"
@@ -72,13 +73,9 @@ void run(int& exit_code, const Connection& connection, Body&& body) {
 }
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) CUZK_INVALID_INPUT("cannot read '" + path + "'");
-  std::string bytes(fs::file_size(path), '\0');  // one read: witnesses are gigabytes
-  if (!in.read(bytes.data(), std::streamsize(bytes.size()))) {
-    CUZK_INVALID_INPUT("cannot read '" + path + "'");
-  }
-  return bytes;
+  // Mapped: a regular file only (a directory, FIFO or device is refused, naming it).
+  const formats::MappedFile file = formats::MappedFile::open(path);
+  return std::string(file.bytes().begin(), file.bytes().end());
 }
 
 void write_file(const fs::path& path, const std::string& text) {

@@ -25,6 +25,7 @@
 #include "engine/backend_factory.hpp"
 #include "engine/engine.hpp"
 #include "formats/curve.hpp"
+#include "formats/input_file.hpp"
 #include "groth16/key_file.hpp"
 #include "groth16/key_file_commands.hpp"
 #include "util/error.hpp"
@@ -130,7 +131,8 @@ engine::JobResult prove_one(const ProveArgs& a, std::string& backend_name) {
   engine->register_key("key", source);
   engine::JobSpec job;
   job.key_id = "key";
-  job.partitions.push_back({nullptr, a.wtns});
+  // Opened now: a regular file only ("not a regular file" for /dev/zero, a FIFO, a folder).
+  job.partitions.push_back({nullptr, formats::InputFile::open(a.wtns, {})});
   const engine::JobId id = engine->submit(std::move(job));
   engine::JobResult result = engine->await(id, std::chrono::hours(24 * 365));
   engine->shutdown(engine::ShutdownMode::kCancel);

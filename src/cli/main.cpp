@@ -19,7 +19,10 @@ namespace {
 // them back to the kernel when freed, so each MSM's buckets, digits and batches were
 // faulted in page by page again (in a VM every fault is a hypervisor exit): 15% of the CPU
 // time of a 2^16 BN254 `cuzk prove`, measured with perf. Blocks up to 32 MiB (glibc's largest
-// threshold) now come from the heap, which keeps what is freed for the next stage.
+// threshold) now come from the heap, which keeps what is freed for the next stage. The raised
+// trim threshold keeps glibc from handing the heap's top back between stages; the daemon's
+// engine, whose memory must come back after a burst of jobs, calls malloc_trim itself once it
+// has released enough witness bytes (engine.cpp, trim_if_due).
 void keep_freed_memory_for_reuse() {
 #if defined(__GLIBC__)
   mallopt(M_MMAP_THRESHOLD, 32 << 20);

@@ -3,6 +3,10 @@
 
 #include "engine/engine.hpp"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "engine/engine_impl.hpp"
 #include "engine/witness_input.hpp"
 
@@ -83,6 +87,7 @@ std::unique_ptr<Engine> Engine::create(const EngineOptions& options,
   impl->keys = KeyStore::create(options.keys, b);
   impl->scheduler = Scheduler::create({options.queue_capacity});
   describe_metrics(impl->metrics);
+  impl->open_journal();
   impl->start_workers();
   return std::unique_ptr<Engine>(new Engine(std::move(impl)));
 }
@@ -90,6 +95,8 @@ std::unique_ptr<Engine> Engine::create(const EngineOptions& options,
 void Engine::register_key(const KeyId& id, const KeySource& source) {
   impl_->keys->register_key(id, source);
 }
+
+void Engine::resume() { impl_->resume_recovered(); }
 
 JobId Engine::submit(JobSpec spec) {
   Impl& m = *impl_;
@@ -120,35 +127,76 @@ JobId Engine::submit(JobSpec spec) {
                      std::to_string(d) + " has " + std::to_string(m.memory->vram(d).capacity()));
     }
   }
+  uint64_t witness_bytes = 0;
+  for (const auto& input : spec.partitions) {
+    job->witness_bytes.push_back(witness_bytes_held(input));
+    witness_bytes += job->witness_bytes.back();
+  }
 
-  std::lock_guard lock(m.jobs_mutex);
-  const auto now = Clock::now();
-  m.sweep_expired_locked(now);
-  if (!spec.request_id.empty()) {
-    if (auto it = m.request_ids.find(spec.request_id); it != m.request_ids.end()) return it->second;
+  std::optional<Journal::Ticket> ticket;
+  {
+    std::lock_guard lock(m.jobs_mutex);
+    const auto now = Clock::now();
+    m.sweep_expired_locked(now);
+    if (!spec.request_id.empty()) {
+      if (auto it = m.request_ids.find(spec.request_id); it != m.request_ids.end()) {
+        return it->second;
+      }
+    }
+    if (!m.accepting) throw ShuttingDownError("the engine is shutting down");
+    // Admission in bytes: witnesses held by value for unfinished partitions count against the
+    // host budget beside what running partitions reserved. (Running partitions reserve their
+    // own bytes regardless, so queued witnesses never keep a worker from starting.)
+    const uint64_t capacity = m.memory->host().capacity(), reserved = m.memory->host().in_use();
+    if (witness_bytes > 0 && m.witness_bytes_queued + reserved + witness_bytes > capacity) {
+      m.metrics.add("cuzk_jobs_refused_total", 1, label("reason", "host_bytes"));
+      throw QueueFullError("host budget full: the job's witnesses take " +
+                           std::to_string(witness_bytes) + " bytes; queued witnesses hold " +
+                           std::to_string(m.witness_bytes_queued) + " and running partitions " +
+                           std::to_string(reserved) + " of " + std::to_string(capacity));
+    }
+    if (m.next_number + 1 >= kJobNumberLimit) {
+      CUZK_THROW(ErrorKind::kResourceExhausted, "this start has handed out every job id; restart");
+    }
+    job->id = make_job_id(m.instance, m.next_number + 1);
+    job->seq = m.next_seq + 1;
+    job->submitted = now;
+    job->remaining = spec.partitions.size();
+    job->outputs.resize(spec.partitions.size());
+    job->spec = std::move(spec);
+    std::vector<QueuedPartition> queued;
+    for (uint32_t p = 0; p < job->spec.partitions.size(); ++p) {
+      queued.push_back({job->spec.priority, job->seq, p, job->id, now, job, job->spec.device});
+    }
+    // Copied before a worker can take a partition and release its witness. The record is
+    // queued under jobs_mutex, under which a worker settles the job too: the journal sees a
+    // job's start before its end.
+    const JobSpec journaled = job->spec;
+    try {
+      m.scheduler->push_job(std::move(queued));
+    } catch (const QueueFullError&) {
+      m.metrics.add("cuzk_jobs_refused_total", 1, label("reason", "queue_full"));
+      throw;
+    }
+    ++m.next_number;
+    ++m.next_seq;
+    if (m.journal) ticket = m.journal->record_accepted(job->id, journaled, Journal::now_unix_ms());
+    m.witness_bytes_queued += witness_bytes;
+    m.jobs.emplace(job->id, job);
+    if (!job->spec.request_id.empty()) m.request_ids.emplace(job->spec.request_id, job->id);
+    ++m.active_jobs;
+    m.metrics.add("cuzk_jobs_submitted_total", 1,
+                  label("priority", std::string(priority_name(job->spec.priority))));
   }
-  if (!m.accepting) throw ShuttingDownError("the engine is shutting down");
-  job->id = m.next_id++;
-  job->seq = job->id;
-  job->submitted = now;
-  job->remaining = spec.partitions.size();
-  job->outputs.resize(spec.partitions.size());
-  job->spec = std::move(spec);
-  std::vector<QueuedPartition> queued;
-  for (uint32_t p = 0; p < job->spec.partitions.size(); ++p) {
-    queued.push_back({job->spec.priority, job->seq, p, job->id, now, job, job->spec.device});
+  // Durable before the id is handed out: a crash after this keeps the job.
+  if (ticket) {
+    try {
+      m.journal->wait_committed(*ticket);
+    } catch (const Error&) {
+      cancel(job->id);
+      throw;
+    }
   }
-  try {
-    m.scheduler->push_job(std::move(queued));
-  } catch (const QueueFullError&) {
-    m.metrics.add("cuzk_jobs_refused_total", 1, label("reason", "queue_full"));
-    throw;
-  }
-  m.jobs.emplace(job->id, job);
-  if (!job->spec.request_id.empty()) m.request_ids.emplace(job->spec.request_id, job->id);
-  ++m.active_jobs;
-  m.metrics.add("cuzk_jobs_submitted_total", 1,
-                label("priority", std::string(priority_name(job->spec.priority))));
   return job->id;
 }
 
@@ -164,12 +212,15 @@ void Engine::Impl::finish_partition(const std::shared_ptr<JobRecord>& job, uint3
       metrics.observe("cuzk_partition_stage_ms", values[i], label("stage", kStages[i]));
     }
   }
-  bool first_failure = false;
+  bool first_failure = false, idle = false;
   {
     std::lock_guard lock(jobs_mutex);
     // The witness goes with its partition, not with the job's retention: a retained job keeps
     // its results only. (Only the thread settling a partition touches its input.)
     job->spec.partitions[partition] = {};
+    witness_bytes_queued -= job->witness_bytes[partition];
+    freed_since_trim += job->witness_bytes[partition];
+    job->witness_bytes[partition] = 0;
     job->sum += times;
     if (outcome == JobState::kSucceeded) job->outputs[partition] = std::move(output);
     if (outcome == JobState::kCancelled) ++job->cancelled_partitions;
@@ -184,15 +235,53 @@ void Engine::Impl::finish_partition(const std::shared_ptr<JobRecord>& job, uint3
                    : job->cancelled_partitions ? JobState::kCancelled
                                                : JobState::kSucceeded;
       if (job->state != JobState::kSucceeded) job->outputs.clear();
-      job->completed = Clock::now();
-      job->completion_seq = ++completions;
       --active_jobs;
-      metrics.add("cuzk_jobs_completed_total", 1,
-                  label("state", std::string(job_state_name(job->state))));
-      jobs_changed.notify_all();
+      job_final_locked(*job);
+      idle = active_jobs == 0;
     }
   }
   if (first_failure) cancel_queued(job);
+  trim_if_due(idle);
+}
+
+void Engine::Impl::job_final_locked(JobRecord& job) {
+  job.completed = Clock::now();
+  job.completion_seq = ++completions;
+  metrics.add("cuzk_jobs_completed_total", 1,
+              label("state", std::string(job_state_name(job.state))));
+  // A job stopped by a shutdown, not by its client, stays unfinished in the journal: it runs
+  // again after the next start.
+  const bool stopped_by_shutdown =
+      job.state == JobState::kCancelled && stopping.load() && !job.client_cancelled;
+  if (journal && !stopped_by_shutdown) {
+    journal->record_finished(result_locked(job), Journal::now_unix_ms());
+  }
+  jobs_changed.notify_all();
+}
+
+void Engine::Impl::end_unstarted_locked(JobRecord& job, JobState state, ErrorKind kind,
+                                        const std::string& message) {
+  job.state = state;
+  if (state == JobState::kFailed) {
+    job.error_kind = kind;
+    job.error_message = message;
+  }
+  job.outputs.clear();
+  job.spec.partitions.clear();
+  job_final_locked(job);
+}
+
+void Engine::Impl::trim_if_due(bool idle) {
+  // Witnesses are heap blocks below glibc's mmap threshold: freed, they stay in the heap
+  // (and cli/main.cpp raises the trim threshold for the provers' sake). malloc_trim gives
+  // their pages back, once enough were freed or when nothing is left to run.
+  constexpr uint64_t kTrimAfterBytes = uint64_t(64) << 20;
+  const uint64_t freed = freed_since_trim.load();
+  if (freed == 0 || (freed < kTrimAfterBytes && !idle)) return;
+  if (freed_since_trim.exchange(0) == 0) return;
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
 }
 
 void Engine::Impl::cancel_queued(const std::shared_ptr<JobRecord>& job) {
@@ -206,6 +295,7 @@ void Engine::Impl::sweep_expired_locked(Clock::time_point now) {
     const JobRecord& job = *it->second;
     if (is_final(job.state) && now - job.completed > options.result_retention) {
       if (!job.spec.request_id.empty()) request_ids.erase(job.spec.request_id);
+      if (journal && !job.fetched) journal->forget(job.id);
       it = jobs.erase(it);
     } else {
       ++it;
@@ -216,6 +306,7 @@ void Engine::Impl::sweep_expired_locked(Clock::time_point now) {
 JobResult Engine::Impl::result_locked(const JobRecord& job) const {
   JobResult r;
   r.id = job.id;
+  r.owner = job.spec.owner;
   r.state = job.state;
   if (job.state == JobState::kSucceeded) r.partitions = job.outputs;
   r.error_kind = job.error_kind;
@@ -238,6 +329,9 @@ JobResult Engine::await(JobId id, std::chrono::milliseconds timeout) {
   }
   std::shared_ptr<JobRecord> job = it->second;
   m.jobs_changed.wait_for(lock, timeout, [&] { return is_final(job->state); });
+  // Fetched: the journal need not keep it past this start.
+  if (is_final(job->state) && m.journal && !job->fetched) m.journal->forget(job->id);
+  if (is_final(job->state)) job->fetched = true;
   return m.result_locked(*job);
 }
 
@@ -251,6 +345,7 @@ bool Engine::cancel(JobId id) {
     job = it->second;
     if (is_final(job->state)) return false;
     job->cancelled = true;
+    job->client_cancelled = true;
   }
   m.cancel_queued(job);
   return true;
@@ -323,7 +418,8 @@ EngineStatus Engine::status() const {
       uint64_t(m.metrics.value("cuzk_partitions_completed_total", label("outcome", "cancelled")));
   std::lock_guard lock(m.jobs_mutex);
   s.jobs_active = m.active_jobs;
-  s.jobs_retained = m.jobs.size() - m.active_jobs;
+  s.jobs_retained = m.jobs.size() - m.active_jobs - m.recovered.size();
+  s.witness_bytes_queued = m.witness_bytes_queued;
   s.accepting = m.accepting;
   return s;
 }
@@ -362,11 +458,11 @@ void Engine::shutdown(ShutdownMode mode) {
     }
   }
   if (mode == ShutdownMode::kCancel) {
+    m.stopping = true;  // first: the jobs it stops are not journaled as cancelled
     for (auto& job : active) {
       job->cancelled = true;
       m.cancel_queued(job);
     }
-    m.stopping = true;
   }
   // Drain: every accepted job finishes (no new ones are accepted). Cancel: the running
   // partitions stop at their next boundary.
@@ -376,6 +472,7 @@ void Engine::shutdown(ShutdownMode mode) {
   }
   m.scheduler->close();
   for (auto& w : m.workers) w.join();
+  if (m.journal) m.journal->flush();
   std::lock_guard lock(m.jobs_mutex);
   m.shut_down = true;
 }

@@ -4,10 +4,25 @@
 // scheduler, the memory budget, the per-GPU locks and workers (or the CPU worker pool), the
 // metrics and the timeline; src/engine/README.md draws how a partition flows through them.
 //
+// Jobs and the journal: with EngineOptions::journal_path set, accepted jobs, their request ids
+// and their results outlive the process (journal.hpp). create() reads the journal: results not
+// yet fetched come back as they were; jobs accepted but not finished wait until resume() (called
+// once the keys are registered) re-queues them, or end FAILED with the reason when a witness
+// was not retained or its file cannot be opened again. A result is kept in the journal until
+// its first successful await or its retention; a shutdown by cancellation leaves the jobs it
+// stopped unfinished in the journal, to run after the next start.
+//
+// Job ids: (instance << 40) | n, n counting the jobs of this start from 1; the instance is the
+// journal's number for this start (each start's is larger than every earlier one's), or a
+// random one without a journal. Two ids of one start differ in n; of two starts of one
+// journal, in the instance; so an id is never handed out twice. Without a journal two starts
+// share an instance with probability 2^-23, and nothing of an earlier start is known anyway.
+//
 // Errors (cuzk::Error kinds, which the service maps to status codes):
 //   kInvalidInput       a malformed job (no partitions, a missing witness), bad options
 //   kNotFound           an unknown key id or job id (or a job whose retention expired)
-//   kResourceExhausted  QueueFullError: the queue is full now (retry later); a plain
+//   kResourceExhausted  QueueFullError: the queue is full now, or the witnesses held for
+//                       queued partitions would pass the host budget (retry later); a plain
 //                       kResourceExhausted: a partition can never fit the host budget or a
 //                       VRAM arena; ShuttingDownError: the engine is shutting down
 // A partition's own failure (a bad witness) does not throw from submit: the job ends kFailed
@@ -19,6 +34,7 @@
 // shutdown (or the destructor, which cancels) last.
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,9 +52,14 @@ struct EngineOptions {
   // the kernels of its current one run, when one is queued, its key is loaded and its host
   // bytes are free at that moment; otherwise it takes the next one after the current ends.
   bool prepare_ahead = true;
-  int cpu_workers = 2;      // backends without devices; each proof also uses oneTBB's threads
+  int cpu_workers = 2;  // backends without devices; each proof also uses oneTBB's threads
   size_t queue_capacity = 1 << 16;  // partitions
   std::chrono::milliseconds result_retention = std::chrono::minutes(10);
+  // The durable job journal (journal.hpp); empty: none, jobs live as long as the process.
+  std::filesystem::path journal_path;
+  // Witness bytes given by value that the journal keeps for re-queueing after a restart; a
+  // witness past it is not retained (its job fails if the engine restarts before it ends).
+  uint64_t journal_spool_bytes = uint64_t(1) << 30;
   uint64_t host_bytes = 0;  // 0: /proc/meminfo's MemTotal minus host_margin_bytes
   uint64_t host_margin_bytes = uint64_t(4) << 30;
   // The partition arena per GPU; 0: device memory minus the VRAM key budget minus the margin.
@@ -70,6 +91,7 @@ struct EngineStatus {
   std::vector<size_t> queued_by_priority;  // indexed by Priority's value
   size_t jobs_active = 0, jobs_retained = 0;
   uint64_t host_budget = 0, host_in_use = 0, host_peak = 0;
+  uint64_t witness_bytes_queued = 0;  // by-value witnesses of partitions not yet finished
   std::vector<KeyStatus> keys;
   std::vector<TierUsage> key_tiers;
   uint64_t partitions_succeeded = 0, partitions_failed = 0, partitions_cancelled = 0;
@@ -86,6 +108,9 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   void register_key(const KeyId& id, const KeySource& source);
+  // Queues the jobs the journal held unfinished at create(), once the keys are registered;
+  // one whose key is unknown now ends FAILED. Idempotent; a no-op without a journal.
+  void resume();
   JobId submit(JobSpec spec);
   // The job's result once it is final, waiting up to `timeout`; before that, its current state
   // (kQueued or kRunning) with no outputs. Throws kNotFound for an unknown or expired job.

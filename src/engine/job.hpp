@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/input_file.hpp"
 #include "groth16/blinding_bytes.hpp"
 #include "util/error.hpp"
 
@@ -29,19 +30,23 @@ using KeyId = std::string;
 enum class Priority : uint8_t { kLow = 0, kNormal = 1, kHigh = 2, kCritical = 3 };
 std::string_view priority_name(Priority priority);  // "low", "normal", "high", "critical"
 
-// One partition's input: the witness as the bytes of a .wtns file, or the path of one. A path
-// is read (mapped) only when a worker prepares the partition, so queued partitions hold no
-// witness in host memory; the file must stay as it is until the job is final. A backend that
-// models work (sim) reads only the bytes and may treat agreed contents as a bad witness
-// (sim_backend.hpp). The bytes are shared and immutable, so that a retry or an idempotent
-// resubmission does not copy them. Exactly one of the two is set (Engine::submit checks).
+// One partition's input: the witness as the bytes of a .wtns file, or a .wtns file opened at
+// submission (formats::InputFile: resolved once, a regular file of a bounded size, its
+// descriptor kept). The file is mapped only when a worker prepares the partition, so queued
+// partitions hold no witness in host memory, and a path swapped after submission changes
+// nothing that is read. A backend that models work (sim) reads only the bytes and may treat
+// agreed contents as a bad witness (sim_backend.hpp). The bytes are shared and immutable, so
+// that a retry or an idempotent resubmission does not copy them. Exactly one of the two is set
+// (Engine::submit checks).
 struct PartitionInput {
   std::shared_ptr<const std::vector<uint8_t>> witness;
-  std::filesystem::path witness_path = {};
+  std::shared_ptr<const formats::InputFile> witness_file = {};
   // Fixed r and s for this partition's proof; nullopt: the prover draws them.
   std::optional<groth16::BlindingBytes> blinding = std::nullopt;
 };
 
+// Job ids are unique across restarts of an engine that keeps a journal, and practically so
+// without one (engine.cpp, make_job_id, says how). 0 is never an id.
 struct JobSpec {
   KeyId key_id;
   std::vector<PartitionInput> partitions;  // at least one
@@ -53,6 +58,9 @@ struct JobSpec {
   // Idempotency: a second submission with the same non-empty request id, while the first job
   // is known (queued, running or retained), returns the first job's id and queues nothing.
   std::string request_id;
+  // Who submitted the job, as the service names it (a token identity, a peer uid). Opaque to
+  // the engine: kept with the job, journaled, returned in its JobResult.
+  std::string owner;
 };
 
 enum class JobState : uint8_t { kQueued, kRunning, kSucceeded, kFailed, kCancelled };
@@ -94,6 +102,7 @@ struct PartitionOutput {
 
 struct JobResult {
   JobId id = 0;
+  std::string owner;  // JobSpec::owner
   JobState state = JobState::kQueued;
   std::vector<PartitionOutput> partitions;  // filled when state is kSucceeded
   // kFailed: the first error's kind and message (kInvalidInput for a bad witness).

@@ -1,23 +1,16 @@
 #include "engine/witness_input.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <system_error>
-
 namespace cuzk::engine {
-
-namespace fs = std::filesystem;
 
 WitnessView WitnessView::of(const PartitionInput& input) {
   WitnessView view;
   if (input.witness) {
     view.bytes_ = *input.witness;
-  } else {
-    view.file_ = formats::MappedFile::open(input.witness_path);
+  } else if (input.witness_file) {
+    view.file_ = input.witness_file->map();
     view.file_->advise(formats::MappedFile::Access::kSequential);
     view.bytes_ = view.file_->bytes();
-    view.name_ = input.witness_path.string();
+    view.name_ = input.witness_file->name();
   }
   if (view.bytes_.empty()) CUZK_INVALID_INPUT(view.name_ + ": empty witness");
   return view;
@@ -25,25 +18,13 @@ WitnessView WitnessView::of(const PartitionInput& input) {
 
 void check_partition_input(const PartitionInput& input, size_t index) {
   const std::string partition = "partition " + std::to_string(index);
-  const bool has_path = !input.witness_path.empty();
-  if (input.witness && has_path) {
-    CUZK_INVALID_INPUT(partition + ": a witness is given both as bytes and as a path");
+  if (input.witness && input.witness_file) {
+    CUZK_INVALID_INPUT(partition + ": a witness is given both as bytes and as a file");
   }
-  if (!input.witness && !has_path) CUZK_INVALID_INPUT(partition + " has no witness");
-  if (input.witness) {
-    if (input.witness->empty()) CUZK_INVALID_INPUT(partition + ": empty witness");
-    return;
-  }
-  const std::string file = "witness file '" + input.witness_path.string() + "'";
-  std::error_code ec;
-  const auto status = fs::status(input.witness_path, ec);
-  if (ec || !fs::exists(status)) CUZK_INVALID_INPUT(partition + ": no " + file);
-  if (!fs::is_regular_file(status)) CUZK_INVALID_INPUT(partition + ": " + file + " is not a file");
-  if (fs::file_size(input.witness_path, ec) == 0 || ec) {
-    CUZK_INVALID_INPUT(partition + ": " + file + " is empty");
-  }
-  if (!std::ifstream(input.witness_path, std::ios::binary)) {
-    CUZK_INVALID_INPUT(partition + ": cannot read " + file + ": " + std::strerror(errno));
+  if (!input.witness && !input.witness_file) CUZK_INVALID_INPUT(partition + " has no witness");
+  if (input.witness && input.witness->empty()) CUZK_INVALID_INPUT(partition + ": empty witness");
+  if (input.witness_file && input.witness_file->size() == 0) {
+    CUZK_INVALID_INPUT(partition + ": witness file '" + input.witness_file->name() + "' is empty");
   }
 }
 

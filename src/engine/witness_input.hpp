@@ -1,6 +1,7 @@
 #pragma once
 // A partition's witness as bytes, whichever way it came (PartitionInput): its own bytes, or its
-// file mapped when the partition is prepared. The view keeps the mapping alive.
+// file (opened at submission) mapped when the partition is prepared. The view keeps the mapping
+// alive.
 
 #include <cstdint>
 #include <optional>
@@ -14,8 +15,8 @@ namespace cuzk::engine {
 
 class WitnessView {
  public:
-  // Maps the file of a by-path input (kNotFound / kInvalidInput naming the file when it is gone
-  // or unreadable, e.g. removed after submission); kInvalidInput for an empty witness.
+  // Maps the opened file of a by-file input (kInvalidInput naming the file when it shrank
+  // since submission or cannot be mapped); kInvalidInput for an empty witness.
   static WitnessView of(const PartitionInput& input);
 
   std::span<const uint8_t> bytes() const { return bytes_; }
@@ -28,8 +29,12 @@ class WitnessView {
 };
 
 // What Engine::submit checks of partition `index` before accepting it: a witness is given one
-// way, not both, not empty; a path names a readable regular file. kInvalidInput names the
-// partition and the problem.
+// way, not both, not empty. kInvalidInput names the partition and the problem.
 void check_partition_input(const PartitionInput& input, size_t index);
+
+// The bytes a by-value witness holds in host memory while its partition waits (0 for a file).
+inline uint64_t witness_bytes_held(const PartitionInput& input) {
+  return input.witness ? input.witness->size() : 0;
+}
 
 }  // namespace cuzk::engine

@@ -9,26 +9,12 @@
 #include <cstring>
 #include <utility>
 
+#include "formats/input_file.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::formats {
 
 namespace {
-
-// Closes the descriptor on every exit path of open().
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 std::string system_error(const std::string& name, const char* what, int error) {
   return name + ": " + what + ": " + std::strerror(error);
@@ -37,47 +23,47 @@ std::string system_error(const std::string& name, const char* what, int error) {
 }  // namespace
 
 MappedFile MappedFile::open(const std::filesystem::path& path) {
+  return InputFile::open(path, {})->map();
+}
+
+MappedFile MappedFile::map_descriptor(int fd, uint64_t size, std::string name) {
   MappedFile file;
-  file.name_ = path.string();
-  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) {
-    int error = errno;
-    if (error == ENOENT) {
-      CUZK_THROW(ErrorKind::kNotFound, system_error(file.name_, "cannot open", error));
-    }
-    CUZK_INVALID_INPUT(system_error(file.name_, "cannot open", error));
-  }
+  file.name_ = std::move(name);
+  if (size == 0) return file;
+  // A file truncated since its size was taken would fault (SIGBUS) on the missing pages.
   struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) {
-    CUZK_INVALID_INPUT(system_error(file.name_, "cannot stat", errno));
+  if (::fstat(fd, &info) != 0) CUZK_INVALID_INPUT(system_error(file.name_, "cannot stat", errno));
+  if (uint64_t(info.st_size) < size) {
+    CUZK_INVALID_INPUT(file.name_ + ": the file shrank from " + std::to_string(size) + " to " +
+                       std::to_string(info.st_size) + " bytes since it was opened");
   }
-  if (S_ISDIR(info.st_mode)) CUZK_INVALID_INPUT(file.name_ + ": is a directory, not a file");
+  void* mapping = ::mmap(nullptr, size_t(size), PROT_READ, MAP_PRIVATE, fd, 0);
+  if (mapping == MAP_FAILED) CUZK_INVALID_INPUT(system_error(file.name_, "cannot map", errno));
+  file.mapping_ = mapping;
+  file.data_ = static_cast<const uint8_t*>(mapping);
+  file.size_ = size_t(size);
+  return file;
+}
 
-  if (S_ISREG(info.st_mode) && info.st_size > 0) {
-    size_t size = size_t(info.st_size);
-    void* mapping = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
-    if (mapping == MAP_FAILED) CUZK_INVALID_INPUT(system_error(file.name_, "cannot map", errno));
-    file.mapping_ = mapping;
-    file.data_ = static_cast<const uint8_t*>(mapping);
-    file.size_ = size;
-    return file;
-  }
-
-  // Pipes, FIFOs and character devices have no size to map: read until end of file.
+MappedFile MappedFile::read_stream(int fd, std::string name, uint64_t max_bytes) {
+  MappedFile file;
+  file.name_ = std::move(name);
   std::vector<uint8_t> bytes;
   constexpr size_t kChunk = size_t(1) << 20;
   for (;;) {
-    size_t used = bytes.size();
+    const size_t used = bytes.size();
     bytes.resize(used + kChunk);
-    ssize_t got = ::read(fd.get(), bytes.data() + used, kChunk);
+    const ssize_t got = ::read(fd, bytes.data() + used, kChunk);
     if (got < 0) {
-      if (errno == EINTR) {
-        bytes.resize(used);
-        continue;
-      }
+      bytes.resize(used);
+      if (errno == EINTR) continue;
       CUZK_INVALID_INPUT(system_error(file.name_, "cannot read", errno));
     }
     bytes.resize(used + size_t(got));
+    if (bytes.size() > max_bytes) {
+      CUZK_INVALID_INPUT(file.name_ + ": more than " + std::to_string(max_bytes) +
+                         " bytes, the most this input may have");
+    }
     if (got == 0) break;
   }
   bytes.shrink_to_fit();

@@ -2,10 +2,12 @@
 // Read-only bytes of a whole file, owned for as long as the object lives.
 //
 // Regular files are memory-mapped (keys reach tens of GiB; the page cache holds them once,
-// and the key store later decides what to copy into pinned memory or VRAM). Anything else
-// (a pipe, /dev/stdin, a FIFO) cannot be mapped and is read into memory instead; callers see
-// the same std::span either way. Buffers built in memory (tests, fuzzers) can be wrapped too,
-// so every parser has one input type.
+// and the key store later decides what to copy into pinned memory or VRAM). Nothing else is
+// opened by path: a FIFO could block the reader forever and a device such as /dev/zero never
+// ends, so open() refuses them ("not a regular file", input_file.hpp). A stream the caller
+// chose on purpose (standard input) is read with read_stream(), which stops at a byte limit.
+// Buffers built in memory (tests, fuzzers) can be wrapped too, so every parser has one input
+// type; callers see the same std::span either way.
 //
 // A mapping shows the file as it is on disk: a file truncated by another process while mapped
 // faults (SIGBUS) on access, as with any mmap. Keys and circuits are written once and replaced
@@ -36,9 +38,16 @@ class MappedFile {
                   // fault per page (Linux 5.14 on; older kernels take it as kWillNeed)
   };
 
-  // Maps a regular file, or reads a non-regular one into memory. Throws cuzk::Error
-  // (kNotFound when the file does not exist, kInvalidInput when it cannot be read).
+  // Maps a regular file. Throws cuzk::Error (kNotFound when the file does not exist,
+  // kInvalidInput when it is not a regular file or cannot be read); InputFile::open with
+  // default options, then map().
   static MappedFile open(const std::filesystem::path& path);
+  // Maps `size` bytes of the open regular file `fd` (not taken over: the caller closes it).
+  // kInvalidInput when the file is now shorter than `size` or cannot be mapped.
+  static MappedFile map_descriptor(int fd, uint64_t size, std::string name);
+  // Reads the stream `fd` (standard input, a pipe) to its end into memory; kInvalidInput,
+  // naming `name` and the limit, as soon as it has more than `max_bytes`.
+  static MappedFile read_stream(int fd, std::string name, uint64_t max_bytes);
   // Takes ownership of bytes already in memory; `name` is used in error messages.
   static MappedFile from_bytes(std::vector<uint8_t> bytes, std::string name);
 

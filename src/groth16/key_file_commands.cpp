@@ -141,13 +141,10 @@ VerifyFilesResult verify_bellman_files(const std::filesystem::path& key_path,
 // and holds at least the vk's six points and the IC count; JSON begins with '{' or a space,
 // whose flag bits are set. Anything else goes to the JSON reader, which says what is wrong.
 bool looks_like_bellman_key(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) CUZK_THROW(ErrorKind::kNotFound, path.string() + ": cannot open the file");
-  char first = 0;
-  if (!in.get(first) || (uint8_t(first) & 0xe0) != 0) return false;
-  std::error_code error;
-  const auto size = std::filesystem::file_size(path, error);
-  return !error && size >= kBellmanVkFixedBytes + 4;
+  // Mapped, not read: only a regular file is opened (a FIFO or /dev/zero is refused).
+  const formats::MappedFile file = formats::MappedFile::open(path);
+  const auto bytes = file.bytes();
+  return bytes.size() >= kBellmanVkFixedBytes + 4 && (bytes[0] & 0xe0) == 0;
 }
 
 }  // namespace

@@ -205,6 +205,11 @@ DaemonConfig parse_config(std::string_view toml_text, const std::string& source_
   eng.boolean("verify_proofs", c.verify_proofs);
   eng.check_unknown();
 
+  Section journal(top.table("journal"), "journal", source_name);
+  journal.path("path", c.engine.journal_path);
+  journal.size("spool_bytes", c.engine.journal_spool_bytes);
+  journal.check_unknown();
+
   Section keys(top.table("keys"), "keys", source_name);
   keys.path("directory", c.key_directory);
   keys.strings("preload", c.preload);

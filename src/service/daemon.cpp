@@ -92,6 +92,7 @@ std::unique_ptr<Daemon> Daemon::start(const DaemonConfig& config) {
   log_info("backend").kv("name", backend->name()).kv("gpus", backend->device_count());
   d->engine_ = engine::Engine::create(options, std::move(backend));
   register_keys(*d->engine_, config);
+  d->engine_->resume();  // the jobs the journal held unfinished, now that their keys are known
   for (const auto& id : config.preload) {
     const auto t0 = engine::Clock::now();
     d->engine_->preload_key(id);

@@ -20,6 +20,7 @@
 
 #include "cuzk/v1/proving_engine.grpc.pb.h"
 #include "engine/metrics.hpp"
+#include "formats/input_file.hpp"
 #include "service/convert.hpp"
 #include "service/http.hpp"
 #include "service/log.hpp"
@@ -106,9 +107,9 @@ engine::JobSpec job_from_request(const v1::SubmitProofRequest& request) {
             {std::make_shared<const std::vector<uint8_t>>(w.wtns().begin(), w.wtns().end())});
         break;
       case v1::Witness::kPath:
-        // Read when a worker prepares the partition (engine/job.hpp); Engine::submit checks
-        // now that the file is there and readable.
-        spec.partitions.push_back({nullptr, w.path()});
+        // Opened now (a regular file, its descriptor kept), mapped when a worker prepares the
+        // partition (engine/job.hpp).
+        spec.partitions.push_back({nullptr, formats::InputFile::open(w.path(), {})});
         break;
       default:
         CUZK_INVALID_INPUT("partition " + std::to_string(i) +

@@ -47,7 +47,7 @@ expect 0 '"qap_ms"' "$CUZK" setup circuit.r1cs key.params --json
 [ -s key.params ] && [ -s key.vk ] || fail "setup did not write key.params and key.vk"
 
 # Prove, verify with the .vk and with the .params; the proof is 192 bytes.
-expect 0 '"msm_l_ms"' "$CUZK" prove key.params witness.wtns proof.bin public.json \
+expect 0 '"key_load_ms"' "$CUZK" prove key.params witness.wtns proof.bin public.json \
   --r1cs circuit.r1cs --json
 [ "$(size_of proof.bin)" = 192 ] || fail "proof.bin holds $(size_of proof.bin) bytes, not 192"
 expect 0 '"valid": true' "$CUZK" verify key.vk public.json proof.bin --json
@@ -66,7 +66,7 @@ cmp -s public.json wrong_public.json && fail "could not change public.json"
 expect 1 "INVALID" "$CUZK" verify key.vk wrong_public.json proof.bin
 
 # Bad input, exit 2 with a message naming the problem.
-expect 2 "--r1cs" "$CUZK" prove key.params witness.wtns p.bin pub.json
+expect 2 "needs its circuit's .r1cs" "$CUZK" prove key.params witness.wtns p.bin pub.json
 head -c 5000 key.params >truncated.params
 expect 2 "truncated" "$CUZK" prove truncated.params witness.wtns p.bin pub.json --r1cs circuit.r1cs
 flip_byte key.params 3000 corrupted.params
@@ -82,7 +82,7 @@ expect 2 "truncated.wtns" "$CUZK" prove key.params truncated.wtns p.bin pub.json
 # Curve mismatch: a BN254 circuit with a BLS12-381 key, and a BN254 .params setup.
 expect 0 "" "$CUZK" gen --curve bn254 --shape porep --constraints 300 --public 2 --seed 3 \
   --r1cs bn.r1cs --wtns bn.wtns
-expect 2 "BLS12-381 only" "$CUZK" prove key.params bn.wtns p.bin pub.json --r1cs bn.r1cs
+expect 2 "belongs to BLS12-381 but bn.r1cs to BN254" "$CUZK" prove key.params bn.wtns p.bin pub.json --r1cs bn.r1cs
 expect 2 "BLS12-381 only" "$CUZK" setup bn.r1cs bn.params
 
 # Witness length mismatch: the witness of a larger circuit.

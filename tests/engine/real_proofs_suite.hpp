@@ -140,27 +140,24 @@ inline void run_real_proofs_suite(Engine* engine, const fs::path& dir, const std
   ASSERT_EQ(ra.state, JobState::kSucceeded) << ra.error_message;
   expect_verifies(bn, ra.partitions[0], "after a bad witness");
 
-  // A witness given by path is read when its partition is prepared and proves like its bytes;
-  // a path that names no file is refused at submission.
+  // A witness given as a file (opened now, mapped when its partition is prepared) proves like
+  // its bytes; a path that names no file is refused when it is opened.
   const fs::path wtns_path = dir / "bn_witness.wtns";
   std::ofstream(wtns_path, std::ios::binary)
       .write(reinterpret_cast<const char*>(bn.witnesses[0].data()),
              std::streamsize(bn.witnesses[0].size()));
   JobSpec by_path;
   by_path.key_id = "bn";
-  by_path.partitions = {{nullptr, wtns_path}, input(bn.witnesses[0])};
+  by_path.partitions = {{nullptr, formats::InputFile::open(wtns_path, {})}, input(bn.witnesses[0])};
   const JobResult rp = engine->await(engine->submit(by_path), 300s);
   ASSERT_EQ(rp.state, JobState::kSucceeded) << rp.error_message;
   expect_verifies(bn, rp.partitions[0], "witness by path");
   expect_verifies(bn, rp.partitions[1], "witness by bytes next to one by path");
-  JobSpec missing;
-  missing.key_id = "bn";
-  missing.partitions = {{nullptr, dir / "no_such.wtns"}};
   try {
-    engine->submit(missing);
-    ADD_FAILURE() << "a witness path naming no file was accepted";
+    formats::InputFile::open(dir / "no_such.wtns", {});
+    ADD_FAILURE() << "a witness path naming no file was opened";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::kNotFound) << e.what();
     EXPECT_NE(std::string(e.what()).find("no_such.wtns"), std::string::npos) << e.what();
   }
 

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -53,22 +54,36 @@ TEST(MappedFile, MapsARegularFile) {
   std::filesystem::remove(path);
 }
 
-TEST(MappedFile, ReadsAPipeIntoMemory) {
-  auto rng = cuzk::test::rng("MappedFile.ReadsAPipeIntoMemory");
+TEST(MappedFile, ReadsAStreamIntoMemoryUpToALimit) {
+  auto rng = cuzk::test::rng("MappedFile.ReadsAStreamIntoMemoryUpToALimit");
   std::vector<uint8_t> bytes = random_bytes(rng, 3 * (1 << 20) + 17);  // several read chunks
-  auto path = temp_path("fifo");
-  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
-  std::thread writer([&] {
-    std::ofstream(path, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  });
-  MappedFile file = MappedFile::open(path);
-  writer.join();
-  std::filesystem::remove(path);
-  EXPECT_FALSE(file.is_mapped());
-  file.advise(MappedFile::Access::kDontNeed);  // a no-op for memory, must not fail
-  ASSERT_EQ(file.size(), bytes.size());
-  EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), file.bytes().begin()));
+  std::signal(SIGPIPE, SIG_IGN);  // the writer's end outlives a reader that stopped early
+  for (const uint64_t limit : {uint64_t(bytes.size()), uint64_t(bytes.size() - 1)}) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    std::thread writer([&] {
+      // The reader may stop early (over its limit): then the write fails with EPIPE, ignored.
+      size_t done = 0;
+      while (done < bytes.size()) {
+        const ssize_t n = ::write(fds[1], bytes.data() + done, bytes.size() - done);
+        if (n <= 0) break;
+        done += size_t(n);
+      }
+      ::close(fds[1]);
+    });
+    if (limit == bytes.size()) {
+      MappedFile file = MappedFile::read_stream(fds[0], "pipe", limit);
+      EXPECT_FALSE(file.is_mapped());
+      file.advise(MappedFile::Access::kDontNeed);  // a no-op for memory, must not fail
+      ASSERT_EQ(file.size(), bytes.size());
+      EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), file.bytes().begin()));
+    } else {
+      EXPECT_INVALID_INPUT(MappedFile::read_stream(fds[0], "pipe", limit),
+                           "pipe: more than " + std::to_string(limit) + " bytes");
+    }
+    ::close(fds[0]);
+    writer.join();
+  }
 }
 
 TEST(MappedFile, EmptyFileAndErrors) {
@@ -87,7 +102,8 @@ TEST(MappedFile, EmptyFileAndErrors) {
     // path of the machine that built the binary.
     EXPECT_NE(std::string(e.what()).find(" [src/formats/"), std::string::npos) << e.what();
   }
-  EXPECT_INVALID_INPUT(MappedFile::open(std::filesystem::temp_directory_path()), "is a directory");
+  EXPECT_INVALID_INPUT(MappedFile::open(std::filesystem::temp_directory_path()),
+                       "not a regular file (a directory)");
 }
 
 TEST(BinaryContainer, FindsSectionsThroughTheTable) {
