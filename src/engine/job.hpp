@@ -58,6 +58,10 @@ struct JobSpec {
   KeyId key_id;
   std::vector<PartitionInput> partitions;  // at least one
   Priority priority = Priority::kNormal;
+  // ≥ 0: every partition runs on this GPU (the caller routes its work, as Curio does with
+  // supraseal's gpu_index); should the GPU be taken out of service, they run on the others.
+  // -1: any GPU.
+  int device = -1;
   // Idempotency: a second submission with the same non-empty request id, while the first job
   // is known (queued, running or retained), returns the first job's id and queues nothing.
   std::string request_id;
