@@ -8,6 +8,7 @@
 #include <chrono>
 #include <thread>
 
+#include "engine/scheduler.hpp"
 #include "engine_test_support.hpp"
 
 namespace cuzk::engine::test {
