@@ -101,6 +101,10 @@ void Engine::resume() { impl_->resume_recovered(); }
 JobId Engine::submit(JobSpec spec) {
   Impl& m = *impl_;
   if (spec.partitions.empty()) CUZK_INVALID_INPUT("a job needs at least one partition");
+  if (spec.device < -1 || spec.device >= m.memory->devices()) {
+    CUZK_INVALID_INPUT("device " + std::to_string(spec.device) + ": the engine has " +
+                       std::to_string(m.memory->devices()) + " GPU(s)");
+  }
   for (size_t i = 0; i < spec.partitions.size(); ++i) check_partition_input(spec.partitions[i], i);
   const auto source = m.keys->source(spec.key_id);
   if (!source) CUZK_THROW(ErrorKind::kNotFound, "unknown key '" + spec.key_id + "'");
@@ -162,7 +166,7 @@ JobId Engine::submit(JobSpec spec) {
     job->spec = std::move(spec);
     std::vector<QueuedPartition> queued;
     for (uint32_t p = 0; p < job->spec.partitions.size(); ++p) {
-      queued.push_back({job->spec.priority, job->seq, p, job->id, now, job});
+      queued.push_back({job->spec.priority, job->seq, p, job->id, now, job, job->spec.device});
     }
     // Copied before a worker can take a partition and release its witness. The record is
     // queued under jobs_mutex, under which a worker settles the job too: the journal sees a
@@ -388,7 +392,7 @@ bool Engine::stop_gpu(int device) {
                        " is the last one in service; cancel the jobs or shut down instead");
   }
   m.out_of_service[size_t(device)]->store(true);
-  m.scheduler->wake_all();
+  m.scheduler->release_device(device);  // wakes every waiting worker too
   return true;
 }
 

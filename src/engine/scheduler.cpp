@@ -25,26 +25,39 @@ void Scheduler::push_job(std::vector<QueuedPartition> partitions) {
                            std::to_string(options_.capacity) + " partitions queued, job needs " +
                            std::to_string(partitions.size()));
     }
-    for (auto& p : partitions) queue_.insert(std::move(p));
+    for (auto& p : partitions) {
+      if (released_.count(p.device) != 0) p.device = -1;
+      queue_.insert(std::move(p));
+    }
   }
   not_empty_.notify_all();
 }
 
-std::optional<QueuedPartition> Scheduler::pop(const std::atomic<bool>* leave) {
+std::set<QueuedPartition, Scheduler::Order>::const_iterator Scheduler::first_for(int device) const {
+  auto it = queue_.begin();
+  while (it != queue_.end() && device >= 0 && it->device >= 0 && it->device != device) ++it;
+  return it;
+}
+
+std::optional<QueuedPartition> Scheduler::pop(const std::atomic<bool>* leave, int device) {
   const auto leaving = [leave] { return leave != nullptr && leave->load(); };
   std::unique_lock lock(mutex_);
   ++waiting_;
-  not_empty_.wait(lock, [&] { return closed_ || !queue_.empty() || leaving(); });
+  not_empty_.wait(lock, [&] { return closed_ || first_for(device) != queue_.end() || leaving(); });
   --waiting_;
-  if (queue_.empty() || leaving()) return std::nullopt;
-  auto node = queue_.extract(queue_.begin());
+  const auto it = first_for(device);
+  if (it == queue_.end() || leaving()) return std::nullopt;
+  auto node = queue_.extract(it);
   return std::move(node.value());
 }
 
-std::optional<QueuedPartition> Scheduler::try_pop(const std::atomic<bool>* leave) {
+std::optional<QueuedPartition> Scheduler::try_pop(const std::atomic<bool>* leave, int device) {
   std::lock_guard lock(mutex_);
-  if (queue_.empty() || waiting_ > 0 || (leave != nullptr && leave->load())) return std::nullopt;
-  auto node = queue_.extract(queue_.begin());
+  const auto it = first_for(device);
+  if (it == queue_.end() || (leave != nullptr && leave->load())) return std::nullopt;
+  // An idle worker takes what is queued first, unless only this GPU may take it.
+  if (waiting_ > 0 && it->device < 0) return std::nullopt;
+  auto node = queue_.extract(it);
   return std::move(node.value());
 }
 
@@ -56,9 +69,28 @@ size_t Scheduler::waiting() const {
 void Scheduler::requeue(QueuedPartition partition) {
   {
     std::lock_guard lock(mutex_);
+    if (released_.count(partition.device) != 0) partition.device = -1;
     queue_.insert(std::move(partition));
   }
-  not_empty_.notify_one();
+  // All: a partition pinned to one GPU must reach a worker of that GPU.
+  not_empty_.notify_all();
+}
+
+void Scheduler::release_device(int device) {
+  {
+    std::lock_guard lock(mutex_);
+    released_.insert(device);
+    for (auto it = queue_.begin(); it != queue_.end();) {
+      if (it->device != device) {
+        ++it;
+        continue;
+      }
+      auto node = queue_.extract(it++);
+      node.value().device = -1;
+      queue_.insert(std::move(node));
+    }
+  }
+  not_empty_.notify_all();
 }
 
 void Scheduler::wake_all() {

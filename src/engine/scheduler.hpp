@@ -32,6 +32,7 @@ struct QueuedPartition {
   JobId job = 0;
   Clock::time_point enqueued{};
   std::shared_ptr<JobRecord> record;  // may be null (scheduler tests)
+  int device = -1;                    // ≥ 0: only a worker of this GPU takes it (JobSpec::device)
 };
 
 class Scheduler {
@@ -45,19 +46,25 @@ class Scheduler {
   // when they do not fit now, Error(kResourceExhausted) when they never can, and
   // Error(kResourceExhausted) after close().
   void push_job(std::vector<QueuedPartition> partitions);
-  // The first partition in the order above; nullopt once closed and empty, or as soon as
-  // `leave` (when given) is true: a worker whose GPU was taken out of service.
-  std::optional<QueuedPartition> pop(const std::atomic<bool>* leave = nullptr);
+  // The first partition in the order above that `device` may take (the caller's GPU: those
+  // pinned to it and those pinned to none; -1 takes any); nullopt once closed with none left
+  // for it, or as soon as `leave` (when given) is true: a worker whose GPU was taken out of
+  // service.
+  std::optional<QueuedPartition> pop(const std::atomic<bool>* leave = nullptr, int device = -1);
   // The same without waiting, for a worker that is still busy (preparation ahead): nullopt when
   // nothing is queued now, when `leave` is true, or while another caller waits in pop() — an
   // idle worker takes what is queued first, so no partition waits behind a busy one while a
   // worker (of this GPU or another) has nothing to do.
-  std::optional<QueuedPartition> try_pop(const std::atomic<bool>* leave = nullptr);
+  // A partition pinned to `device` is taken even while others wait: they cannot take it.
+  std::optional<QueuedPartition> try_pop(const std::atomic<bool>* leave = nullptr, int device = -1);
   // Callers blocked in pop() now (idle workers).
   size_t waiting() const;
   // Puts back a partition a worker took but gave up before running it (its GPU was taken out
   // of service), in its old place. Never refused: the room was counted when it was pushed.
   void requeue(QueuedPartition partition);
+  // The GPU is out of service: partitions pinned to it, queued now or pushed later, are
+  // pinned to none.
+  void release_device(int device);
   // Wakes every blocked pop() to look at its `leave` flag again.
   void wake_all();
   // Removes and returns the queued partitions of one job (cancellation).
@@ -82,12 +89,15 @@ class Scheduler {
     }
   };
 
+  // The first partition `device` may take, or end(). Caller holds mutex_.
+  std::set<QueuedPartition, Order>::const_iterator first_for(int device) const;
   Options options_;
   mutable std::mutex mutex_;
   std::condition_variable not_empty_;
   std::set<QueuedPartition, Order> queue_;
   bool closed_ = false;
-  size_t waiting_ = 0;  // callers blocked in pop()
+  size_t waiting_ = 0;      // callers blocked in pop()
+  std::set<int> released_;  // GPUs out of service (release_device)
 };
 
 }  // namespace cuzk::engine

@@ -120,7 +120,7 @@ void Engine::Impl::gpu_worker(int device, int index, Stream& stream) {
   for (;;) {
     std::unique_ptr<PreparedPartition> current = std::move(next);
     if (current == nullptr) {
-      auto item = scheduler->pop(&leave);
+      auto item = scheduler->pop(&leave, device);
       if (!item) return;
       current = prepare_on_gpu(std::move(*item), device, index, false);
       if (current == nullptr) continue;
@@ -285,7 +285,7 @@ std::unique_ptr<PreparedPartition> Engine::Impl::run_prepared(
           // it is ready to stage when they end: otherwise the GPU waits for that preparation
           // whenever no other worker has a partition ready.
           if (options.prepare_ahead) {
-            if (auto item = scheduler->try_pop(&leave)) {
+            if (auto item = scheduler->try_pop(&leave, device)) {
               next = prepare_on_gpu(std::move(*item), device, tl.worker, true);
             }
           }

@@ -1,0 +1,19 @@
+#!/bin/sh
+# One shape of the supraseal C tests: a circuit from `cuzk gen`, a key from `cuzk setup
+# ... .params`, the fixture (fixture.cpp), the C test against the library, and `cuzk verify`
+# of every proof of its 10-circuit batch.
+#   run.sh <cuzk> <supraseal_fixture> <c test> <shape> <constraints> <work dir>
+set -eu
+cuzk=$1 fixture=$2 test=$3 shape=$4 constraints=$5 dir=$6
+rm -rf "$dir" && mkdir -p "$dir/out"
+"$cuzk" gen --curve bls12_381 --shape "$shape" --constraints "$constraints" --public 3 \
+  --r1cs "$dir/circuit.r1cs" --wtns "$dir/witness.wtns" > /dev/null
+"$cuzk" setup "$dir/circuit.r1cs" "$dir/key.params" "$dir/key.vk" > /dev/null
+"$fixture" assign "$dir/key.params" "$dir/circuit.r1cs" "$dir/witness.wtns" \
+  "$dir/circuit.fixture" "$dir/public.json"
+"$test" "$dir/key.params" "$dir/circuit.fixture" "$dir/out"
+for raw in "$dir"/out/proof_*.raw; do
+  "$fixture" encode "$raw" "${raw%.raw}.bin"
+  "$cuzk" verify "$dir/key.vk" "$dir/public.json" "${raw%.raw}.bin" > /dev/null
+done
+echo "$shape: $(ls "$dir"/out/proof_*.bin | wc -l) proofs verified"
