@@ -6,7 +6,7 @@
 #include <span>
 
 #include "formats/binary_container.hpp"
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "fuzz/fuzz_support.hpp"
 
 using namespace cuzk::formats;

@@ -8,9 +8,9 @@
 #
 # BASELINE.tar.gz is `git archive <commit> | gzip` of the baseline. `build` configures and builds
 # the cuzk command of both trees (Release, CUDA architecture 90, no daemon): the baseline in
-# build/compare-before, this tree in $AFTER_DIR (default build/gpu) with its GPU tests, the
-# supraseal libraries, their tests and benchmark too, so that scripts/gpu-check.sh,
-# gpu-supraseal.sh and gpu-supraseal-bench.sh find them built there; `run` times the cases
+# build/compare-before, this tree in $AFTER_DIR (default build/gpu) with its GPU prover and
+# engine tests, the supraseal libraries, their tests and benchmark too, so that
+# scripts/gpu-supraseal.sh and gpu-supraseal-bench.sh find them built there; `run` times the cases
 # (default below) and writes $OUT/prove_compare.json. .deps/ in the repository root is used as
 # in scripts/gpu-check.sh.
 set -euo pipefail
@@ -32,7 +32,8 @@ case $step in
     }
     configure . "$AFTER_DIR" ON
     configure "$before_src" build/compare-before OFF
-    cmake --build "$AFTER_DIR" --target cuzk cuzk_gpu_tests cuzk_supraseal cuzk_supraseal_curio \
+    cmake --build "$AFTER_DIR" --target cuzk cuzk_gpu_prover_test cuzk_gpu_engine_test \
+      cuzk_supraseal cuzk_supraseal_curio \
       cuzk_supraseal_static cuzk_supraseal_curio_static supraseal_fixture supraseal_c_test \
       supraseal_curio_c_test bench_supraseal_abi -j 12 >"$OUT/build_after.log" 2>&1 &
     after=$!

@@ -3,7 +3,7 @@
 // MSM), plus the ones-only batch addition. JSON with --benchmark_out=<file>.
 //
 // `bench_msm --tune [benchmark flags]` instead sweeps the window width at each size, the
-// measurement behind msm/tuning.hpp's table. `--threads=N` caps oneTBB at N threads (with N = 1
+// measurement behind msm/cpu_tuning.hpp's table. `--threads=N` caps oneTBB at N threads (with N = 1
 // the CPU column is the whole cost, a measure that holds up on a busy machine).
 //
 // Bases are a random walk over the group (as in the tests): distinct points, built once per
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "ec/scalar_mul.hpp"
-#include "msm/curves.hpp"
+#include "msm/instances.hpp"
 
 namespace cuzk::msm {
 namespace {

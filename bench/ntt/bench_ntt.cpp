@@ -13,7 +13,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "ntt/curves.hpp"
+#include "ntt/instances.hpp"
 
 namespace cuzk::ntt {
 namespace {

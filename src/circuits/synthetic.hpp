@@ -38,7 +38,7 @@
 #include <string_view>
 #include <vector>
 
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "formats/r1cs.hpp"
 
 namespace cuzk::circuits {

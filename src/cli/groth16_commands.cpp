@@ -24,7 +24,7 @@
 #include "cli/progress.hpp"
 #include "engine/backend_factory.hpp"
 #include "engine/engine.hpp"
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "formats/input_file.hpp"
 #include "groth16/key_file.hpp"
 #include "groth16/key_file_commands.hpp"

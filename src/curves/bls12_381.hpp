@@ -16,7 +16,7 @@
 #include "ec/subgroup.hpp"
 #include "ec/xyzz.hpp"
 #include "ff/bigint.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::bls12_381 {
 

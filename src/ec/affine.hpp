@@ -15,7 +15,7 @@
 
 #include <optional>
 
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 // The tests and the negation that every MSM bucket operation performs: always inlined on the
 // host (an out-of-line is_infinity() was 4.5% of a BLS12-381 2^16 prove profile); nvcc's

@@ -18,7 +18,7 @@
 // Neither input may be the point at infinity: callers handle it before (it costs nothing).
 
 #include "ec/affine.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::ec {
 

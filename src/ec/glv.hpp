@@ -20,7 +20,7 @@
 // for k < 2^255), so |k1| ≤ 5/8·(|a1| + |a2|) and |k2| ≤ 5/8·(|b1| + |b2|), both below 2^127
 // for the two curves (asserted per decomposition, checked in tests/ec/glv_test.cpp).
 //
-// The constants of each curve are in src/curves/glv.hpp, as a specialization of ec::Glv.
+// The constants of each curve are in src/curves/glv_constants.hpp, as a specialization of ec::Glv.
 
 #include <concepts>
 #include <cstddef>
@@ -60,7 +60,7 @@ struct GlvScalar {
 
 inline constexpr size_t kGlvScalarBits = 127;
 
-// Specialized per group (src/curves/glv.hpp) with
+// Specialized per group (src/curves/glv_constants.hpp) with
 //   static constexpr GlvLattice kLattice;
 //   static constexpr <Fp> beta();  the β with φ = λ on this group
 //   static constexpr ff::BigInt<4> kLambda;

@@ -25,7 +25,7 @@
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
 #include "ff/bigint.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::ec {
 

@@ -9,7 +9,7 @@
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
 #include "ec/scalar_mul.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::ec {
 

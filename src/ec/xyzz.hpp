@@ -15,7 +15,7 @@
 
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::ec {
 

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::ff {
 

@@ -28,7 +28,7 @@
 #include "ff/bigint.hpp"
 #include "ff/binary_gcd.hpp"
 #include "ff/mont_x86.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 #if defined(__CUDACC__)
 #include "ff/mont_ptx.cuh"

@@ -11,7 +11,7 @@
 
 #include "ff/bigint.hpp"
 #include "ff/fp6.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::ff {
 

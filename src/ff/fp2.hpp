@@ -10,7 +10,7 @@
 
 #include "ff/bigint.hpp"
 #include "ff/field.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::ff {
 

@@ -24,7 +24,7 @@
 
 #include "ff/bigint.hpp"
 #include "ff/fp2.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::ff {
 

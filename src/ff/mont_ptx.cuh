@@ -21,7 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::ff::ptx {
 

@@ -26,7 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "formats/sparse_matrix.hpp"
 
 namespace cuzk::formats {

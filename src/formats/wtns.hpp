@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 
 namespace cuzk::formats {
 

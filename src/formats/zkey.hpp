@@ -37,7 +37,7 @@
 #include <string_view>
 #include <vector>
 
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "io/point_common.hpp"
 
 namespace cuzk::formats {

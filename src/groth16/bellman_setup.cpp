@@ -13,7 +13,7 @@
 #include "groth16/qap.hpp"
 #include "groth16/randomness.hpp"
 #include "groth16/setup.hpp"
-#include "ntt/curves.hpp"
+#include "ntt/instances.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::groth16 {

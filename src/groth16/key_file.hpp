@@ -26,7 +26,7 @@
 #include <variant>
 #include <vector>
 
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "formats/mapped_file.hpp"
 #include "formats/params.hpp"
 #include "formats/r1cs.hpp"

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "groth16/bellman.hpp"
 #include "groth16/key_file.hpp"
 #include "io/point_common.hpp"

@@ -2,7 +2,7 @@
 // The pairing of a curve record (formats::Bn254, formats::Bls12_381): the optimal ate pairing
 // class of src/pairing, compiled into cuzk_core by pairing.cpp.
 
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "pairing/bls12_381_pairing.hpp"
 #include "pairing/bn254_pairing.hpp"
 

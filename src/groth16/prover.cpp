@@ -15,8 +15,8 @@
 
 #include "groth16/epilogue.hpp"
 #include "groth16/verifier.hpp"
-#include "msm/curves.hpp"
-#include "ntt/curves.hpp"
+#include "msm/instances.hpp"
+#include "ntt/instances.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::groth16 {

@@ -10,7 +10,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
-#include "ntt/curves.hpp"
+#include "ntt/instances.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::groth16 {

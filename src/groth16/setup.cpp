@@ -14,7 +14,7 @@
 #include "groth16/fixed_base.hpp"
 #include "groth16/qap.hpp"
 #include "groth16/randomness.hpp"
-#include "ntt/curves.hpp"
+#include "ntt/instances.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::groth16 {

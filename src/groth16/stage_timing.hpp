@@ -8,7 +8,7 @@
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
 #include "groth16/prover.hpp"
-#include "msm/curves.hpp"
+#include "msm/instances.hpp"
 
 namespace cuzk::groth16::timing {
 

@@ -9,7 +9,7 @@
 
 #include "ec/affine.hpp"
 #include "ec/jacobian.hpp"
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "formats/zkey.hpp"
 #include "io/point_common.hpp"
 

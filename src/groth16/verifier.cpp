@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "groth16/pairing_engine.hpp"
-#include "msm/curves.hpp"
+#include "msm/instances.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::groth16 {

@@ -1,7 +1,7 @@
 #pragma once
 // Pippenger's buckets in affine coordinates, filled by batch-affine addition: the bucket
 // accumulation of the CPU MSM (pippenger.hpp) for windows of batch_affine_min_window_bits
-// (tuning.hpp) and more.
+// (cpu_tuning.hpp) and more.
 //
 // Method. Additions into buckets are gathered into a batch of independent additions (no
 // bucket twice), the slope denominators of the whole batch are inverted at once

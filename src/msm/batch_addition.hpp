@@ -32,7 +32,7 @@
 #include "ec/jacobian.hpp"
 #include "msm/affine_batch_simd.hpp"
 #include "msm/batch_inversion.hpp"
-#include "msm/tuning.hpp"
+#include "msm/cpu_tuning.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::msm {

@@ -14,13 +14,13 @@
 //     batch-affine additions;
 //   XYZZ, for narrower windows, where the buckets are too few to fill a batch of independent
 //     additions: mixed additions into XYZZ buckets, 8M + 2S.
-// The choice, the window and the batch sizes come from tuning.hpp, by size and by coordinate
+// The choice, the window and the batch sizes come from cpu_tuning.hpp, by size and by coordinate
 // field (G2's cheaper inversions make batch-affine pay earlier); PippengerOptions can force
 // either.
 //
 // Parallelism: tiles of (window, chunk of points), run with oneTBB; each tile writes its sum to
 // its own slot and the slots are added in a fixed order, so the result (its coordinates, not
-// only the point) does not depend on the number of threads. See tuning.hpp for the sizes.
+// only the point) does not depend on the number of threads. See cpu_tuning.hpp for the sizes.
 //
 // Endomorphism (ec/glv.hpp): on groups with a GLV endomorphism φ (all four here) each scalar
 // k is first split into k1 + k2·λ with |k1|, |k2| < 2^127, and the MSM runs over the 2n
@@ -54,7 +54,7 @@
 #include "msm/affine_buckets.hpp"
 #include "msm/batch_inversion.hpp"
 #include "msm/signed_digits.hpp"
-#include "msm/tuning.hpp"
+#include "msm/cpu_tuning.hpp"
 #include "util/error.hpp"
 #include "util/huge_pages.hpp"
 
@@ -66,14 +66,14 @@ using ScalarInt = typename Curve::Scalar::Int;
 
 // How the buckets are filled (see the top of this file).
 enum class BucketAccumulation {
-  kAuto,         // batch-affine from batch_affine_min_window_bits (tuning.hpp) on
+  kAuto,         // batch-affine from batch_affine_min_window_bits (cpu_tuning.hpp) on
   kXyzz,         // mixed additions into XYZZ buckets
   kBatchAffine,  // batch-affine at any width
 };
 
 struct PippengerOptions {
   unsigned window_bits = 0;     // 1..kMaxWindowBits; 0: window_bits_for(n, field)
-  size_t points_per_chunk = 0;  // 0: from n and the window (tuning.hpp)
+  size_t points_per_chunk = 0;  // 0: from n and the window (cpu_tuning.hpp)
   BucketAccumulation accumulation = BucketAccumulation::kAuto;
   size_t batch_size = 0;  // batch-affine additions per batch; 0: batch_affine_size(c)
   // Batch-affine reduction of the buckets (AffineBuckets::weighted_sum): 0: reduction_lanes(c);

@@ -1,4 +1,4 @@
-// The GLV endomorphism constants (curves/glv.hpp) recomputed from their definitions, and the
+// The GLV endomorphism constants (curves/glv_constants.hpp) recomputed from their definitions, and the
 // scalar split (ec/glv.hpp) on random and extreme scalars, for the four groups.
 
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "curves/glv.hpp"
+#include "curves/glv_constants.hpp"
 #include "ec/glv.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ff/bigint.hpp"

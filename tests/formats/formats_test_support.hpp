@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "formats/binary_container.hpp"
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "formats/r1cs.hpp"
 #include "formats/zkey.hpp"
 #include "io/integer_text.hpp"

@@ -13,7 +13,7 @@
 
 #include "tests/gpu/gpu_test_support.cuh"
 #include "tests/support/test_random.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::gpu::test {
 

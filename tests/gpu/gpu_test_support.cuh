@@ -26,7 +26,7 @@
 #include "gpu/stream.hpp"
 #include "gpu_skip.hpp"
 #include "util/error.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::gpu::test {
 

@@ -25,7 +25,7 @@
 #include "gpu/msm/msm.hpp"
 #include "gpu/msm/tuning.hpp"
 #include "gpu/stream.hpp"
-#include "msm/curves.hpp"
+#include "msm/instances.hpp"
 #include "tests/gpu/gpu_test_support.cuh"
 #include "tests/support/test_random.hpp"
 

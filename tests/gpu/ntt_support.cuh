@@ -17,7 +17,7 @@
 #include "gpu/ntt/pass.hpp"
 #include "gpu/ntt/plan.hpp"
 #include "gpu/ntt/tables.hpp"
-#include "ntt/curves.hpp"
+#include "ntt/instances.hpp"
 #include "tests/support/test_random.hpp"
 
 namespace cuzk::gpu::ntt::test {

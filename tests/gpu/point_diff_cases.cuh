@@ -21,7 +21,7 @@
 #include "ec/xyzz.hpp"
 #include "tests/gpu/gpu_test_support.cuh"
 #include "tests/support/test_random.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::gpu::test {
 

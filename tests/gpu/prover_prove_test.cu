@@ -12,7 +12,7 @@
 #include <string>
 
 #include "gpu/ntt/ntt.hpp"
-#include "gpu/prover/prover.hpp"
+#include "gpu/prover/partition.hpp"
 #include "gpu/prover/resident_circuit.hpp"
 #include "gpu_test_support.cuh"
 #include "groth16/bellman.hpp"

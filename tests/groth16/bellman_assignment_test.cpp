@@ -19,7 +19,7 @@
 #include "groth16/qap.hpp"
 #include "groth16/randomness.hpp"
 #include "groth16/verifier.hpp"
-#include "ntt/curves.hpp"
+#include "ntt/instances.hpp"
 #include "tests/support/error_messages.hpp"
 #include "tests/support/test_random.hpp"
 

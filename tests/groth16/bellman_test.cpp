@@ -16,7 +16,7 @@
 #include "groth16/randomness.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
-#include "ntt/curves.hpp"
+#include "ntt/instances.hpp"
 #include "tests/groth16/test_circuit.hpp"
 #include "tests/support/error_messages.hpp"
 #include "tests/support/test_random.hpp"

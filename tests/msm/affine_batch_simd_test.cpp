@@ -16,7 +16,7 @@
 #include "ec/jacobian.hpp"
 #include "ec/scalar_mul.hpp"
 #include "msm/affine_batch_simd.hpp"
-#include "msm/curves.hpp"
+#include "msm/instances.hpp"
 #include "tests/msm/groups.hpp"
 #include "tests/msm/random_points.hpp"
 #include "tests/support/test_random.hpp"

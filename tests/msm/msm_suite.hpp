@@ -21,7 +21,7 @@
 #include "ec/jacobian.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ff/bigint.hpp"
-#include "msm/curves.hpp"
+#include "msm/instances.hpp"
 #include "tests/msm/groups.hpp"
 #include "tests/msm/naive_msm.hpp"
 #include "tests/support/test_random.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "msm/curves.hpp"
+#include "msm/instances.hpp"
 #include "tests/support/test_random.hpp"
 
 namespace cuzk::msm {

@@ -13,7 +13,7 @@
 #include "curves/bn254_fields.hpp"
 #include "ff/bigint.hpp"
 #include "msm/signed_digits.hpp"
-#include "msm/tuning.hpp"
+#include "msm/cpu_tuning.hpp"
 #include "tests/support/test_random.hpp"
 
 namespace cuzk::msm {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ntt/bit_reverse.hpp"
-#include "ntt/curves.hpp"
+#include "ntt/instances.hpp"
 #include "tests/support/test_random.hpp"
 
 namespace cuzk::ntt::test {

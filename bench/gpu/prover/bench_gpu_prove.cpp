@@ -52,7 +52,7 @@
 #include "circuits/synthetic.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/ntt/ntt.hpp"
-#include "gpu/prover/prover.hpp"
+#include "gpu/prover/partition.hpp"
 #include "gpu/prover/resident_circuit.hpp"
 #include "random_key.hpp"
 #include "util/error.hpp"

@@ -13,7 +13,7 @@
 
 #include "gpu/msm/digits.hpp"
 #include "gpu/msm/tuning.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::gpu::msm::work {
 

@@ -32,7 +32,7 @@
 #include "curves/bn254_fields.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu/ntt/tables.hpp"
-#include "ntt/curves.hpp"
+#include "ntt/instances.hpp"
 
 namespace cuzk::gpu::ntt {
 

@@ -16,7 +16,7 @@
 #include <cstring>
 
 #include "gpu/ntt/plan.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::gpu::ntt {
 

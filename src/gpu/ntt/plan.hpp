@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "ntt/powers.hpp"
-#include "util/hd.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::gpu::ntt {
 

@@ -1,5 +1,5 @@
 // One partition from a bellman assignment on the GPU (assignment_prover.hpp). Host code: it
-// enqueues the uploads and the stages shared with the circuit path (prover.hpp).
+// enqueues the uploads and the stages shared with the circuit path (partition.hpp).
 
 #include "gpu/prover/assignment_prover.hpp"
 

@@ -7,7 +7,7 @@
 //              witness, made integers in place (the circuit path's standard form), and the
 //              lists of the variables the A and B queries read, made on the host from the
 //              bitmaps (word by word; ~0.1 s for 2^27 variables) and uploaded
-//   compute    as a circuit's partition from the scalar counts on (prover.hpp), without the
+//   compute    as a circuit's partition from the scalar counts on (partition.hpp), without the
 //              synthesis: the counts, H (bellman's coefficient basis) from a, b, c, the H MSM,
 //              then A and B through the lists, B2, L
 //   finish     the epilogue, the public inputs from the assignment (inputs[1..]), and
@@ -24,10 +24,10 @@
 
 #include <cstddef>
 
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "gpu/ntt/ntt.hpp"
 #include "gpu/prover/device_proving_key.hpp"
-#include "gpu/prover/prover.hpp"
+#include "gpu/prover/partition.hpp"
 #include "gpu/stream.hpp"
 #include "groth16/bellman_assignment.hpp"
 #include "groth16/prover.hpp"
@@ -53,7 +53,7 @@ void check_assignment_partition(const DeviceProvingKey<AssignmentCurve>& key,
                                 const groth16::BellmanAssignmentView& assignment,
                                 const PartitionBuffers<AssignmentCurve>& buffers);
 
-// The phases, as prover.hpp's (enqueue only; compute waits once on its own counts event).
+// The phases, as partition.hpp's (enqueue only; compute waits once on its own counts event).
 void enqueue_assignment_stage(const groth16::BellmanAssignmentView& assignment,
                               PartitionBuffers<AssignmentCurve>& buffers, const Stream& stream);
 void enqueue_assignment_compute(const DeviceProvingKey<AssignmentCurve>& key,

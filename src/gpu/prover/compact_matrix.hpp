@@ -34,8 +34,8 @@
 #include <string>
 #include <vector>
 
-#include "gpu/prover/tuning.hpp"
-#include "util/hd.hpp"
+#include "gpu/prover/launch_shapes.hpp"
+#include "util/host_device.hpp"
 
 namespace cuzk::gpu::prover {
 

@@ -9,7 +9,7 @@
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
 #include "gpu/cuda_check.hpp"
-#include "gpu/prover/tuning.hpp"
+#include "gpu/prover/launch_shapes.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::gpu::prover {

@@ -21,7 +21,7 @@
 #include "gpu/prover/device_circuit.hpp"
 #include "gpu/prover/device_proving_key.hpp"
 #include "gpu/prover/host_circuit.hpp"
-#include "gpu/prover/prover.hpp"
+#include "gpu/prover/partition.hpp"
 
 namespace cuzk::gpu::prover {
 

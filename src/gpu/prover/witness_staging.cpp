@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 #include "formats/mapped_file.hpp"
 #include "formats/wtns.hpp"
 #include "gpu/prover/witness_staging.hpp"

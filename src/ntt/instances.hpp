@@ -1,6 +1,6 @@
 #pragma once
 // The NTT layer for the scalar fields of both curves. The templates are compiled once, into
-// cuzk_core (curves.cpp); including this header instead of the template headers keeps every
+// cuzk_core (instances.cpp); including this header instead of the template headers keeps every
 // other translation unit from compiling them again.
 
 #include "curves/bls12_381_fields.hpp"

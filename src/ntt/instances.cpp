@@ -1,6 +1,6 @@
 // Explicit instantiation of the NTT layer for the scalar fields of both curves.
 
-#include "ntt/curves.hpp"
+#include "ntt/instances.hpp"
 
 namespace cuzk::ntt {
 CUZK_NTT_DECLARE_FOR_FIELD(, bls12_381::Fr)

@@ -1,6 +1,6 @@
 // Explicit instantiation of the MSM layer for the four groups and the two scalar fields.
 
-#include "msm/curves.hpp"
+#include "msm/instances.hpp"
 
 namespace cuzk::msm {
 CUZK_MSM_DECLARE_FOR_CURVE(, bls12_381::G1Curve)

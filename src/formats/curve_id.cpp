@@ -1,4 +1,4 @@
-#include "formats/curve.hpp"
+#include "formats/curve_id.hpp"
 
 #include <array>
 

@@ -1,7 +1,7 @@
-// The GPU Groth16 prover (prover.hpp), both curves. Host code: it enqueues the device stages
+// The GPU Groth16 prover (partition.hpp), both curves. Host code: it enqueues the device stages
 // through their host entry points and runs the epilogue.
 
-#include "gpu/prover/prover.hpp"
+#include "gpu/prover/partition.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,11 +1,11 @@
 #pragma once
 // The MSM layer for the four groups (G1 and G2 of BLS12-381 and BN254). The templates are
-// compiled once, into cuzk_core (curves.cpp); including this header instead of the template
+// compiled once, into cuzk_core (instances.cpp); including this header instead of the template
 // headers keeps every other translation unit from compiling them again.
 
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
-#include "curves/glv.hpp"  // before the templates: pippenger splits scalars where ec::Glv exists
+#include "curves/glv_constants.hpp"  // before the templates: pippenger splits scalars where ec::Glv exists
 #include "msm/batch_addition.hpp"
 #include "msm/classified_msm.hpp"
 #include "msm/pippenger.hpp"
