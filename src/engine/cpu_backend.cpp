@@ -89,7 +89,6 @@ PartitionOutput CpuBackend::prove_on_host(const LoadedKey& key, const PartitionI
                                           const std::atomic<bool>& cancelled, StageTimes& times) {
   const auto& key_file = dynamic_cast<const CpuKey&>(key).key();
   const auto start = Clock::now();
-  const WitnessView wtns = WitnessView::of(input);
   groth16::HostProveOptions options;
   options.blinding = input.blinding;
   // The proof's stages cannot be interrupted; a cancellation stops it at the next boundary.
@@ -98,7 +97,12 @@ PartitionOutput CpuBackend::prove_on_host(const LoadedKey& key, const PartitionI
   };
   groth16::KeyFile::HostProof proved;
   try {
-    proved = key_file.prove_wtns(wtns.bytes(), wtns.name(), options);
+    if (input.assignment) {
+      proved = key_file.prove_assignment(*input.assignment, options);
+    } else {
+      const WitnessView wtns = WitnessView::of(input);
+      proved = key_file.prove_wtns(wtns.bytes(), wtns.name(), options);
+    }
   } catch (const StoppedAtStage&) {
     times.synthesis_ms += ms_since(start);
     return {};

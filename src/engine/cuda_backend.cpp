@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <functional>
 #include <type_traits>
 #include <variant>
 
@@ -14,6 +15,7 @@
 #include "engine/witness_input.hpp"
 #include "formats/wtns.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/prover/assignment_prover.hpp"
 #include "gpu/prover/resident_circuit.hpp"
 #include "gpu/stream.hpp"
 #include "groth16/key_file.hpp"
@@ -128,7 +130,8 @@ class CudaKey : public LoadedKey {
   std::unique_ptr<Staging<Curve>> make_staging(int device) const {
     const Resident& r = on(device);
     use_device(device);
-    return std::make_unique<Staging<Curve>>(r.circuit().n_vars(), r.shape());
+    // A key without matrices proves assignments: no pinned witness.
+    return std::make_unique<Staging<Curve>>(r.has_matrices() ? r.circuit().n_vars() : 0, r.shape());
   }
 
   std::vector<std::unique_ptr<Resident>> devices_;
@@ -176,17 +179,43 @@ class CudaWork : public PartitionWork {
 
   void load_witness(const PartitionInput& input) {
     blinding_ = input.blinding;
+    if (!key_.on(device_).has_matrices()) {
+      CUZK_INVALID_INPUT(
+          "this .params key was registered without its circuit's .r1cs: it proves bellman "
+          "assignments, not .wtns witnesses");
+    }
     const WitnessView wtns = WitnessView::of(input);
     if (key_.witness_check) check_against_r1cs(*key_.witness_check, wtns);
     staging_->witness.load_wtns_bytes(wtns.bytes(), wtns.name(),
                                       key_.on(device_).circuit().n_vars());
   }
 
+  // A bellman assignment (BLS12-381 .params keys registered without matrices): read from the
+  // caller's memory when staged, which the input's owner keeps alive.
+  void load_assignment(const PartitionInput& input) {
+    blinding_ = input.blinding;
+    if constexpr (!std::is_same_v<Curve, groth16::BellmanCurve>) {
+      CUZK_INVALID_INPUT("a bellman assignment is proved with a bellman .params key, not a .zkey");
+    } else {
+      if (key_.on(device_).has_matrices()) {
+        CUZK_INVALID_INPUT(
+            "this key was registered with its circuit's matrices; a key that proves bellman "
+            "assignments is registered without them (assignments_only)");
+      }
+      // Refused here, before the partition takes a slot (stage checks again).
+      groth16::check_bellman_assignment(gpu::prover::bellman_key_sizes(key_.on(device_).key()),
+                                        *input.assignment);
+      assignment_ = input.assignment;
+      assignment_owner_ = input.assignment_owner;
+    }
+  }
+
   uint64_t vram_bytes() const override { return staging_->buffers.bytes(); }
 
   // The pinned witness is the whole witness in standard form (load_wtns_bytes checked it); a
-  // rebuild writes it out as a .wtns — one copy of the witness, made only for a hand-back.
-  bool keeps_witness() const override { return true; }
+  // rebuild writes it out as a .wtns — one copy of the witness, made only for a hand-back. An
+  // assignment stays with the input.
+  bool keeps_witness() const override { return assignment_ == nullptr; }
   std::shared_ptr<const std::vector<uint8_t>> rebuild_witness() const override {
     const auto& pinned = staging_->witness;
     return std::make_shared<const std::vector<uint8_t>>(formats::wtns_to_bytes_from_standard<Curve>(
@@ -198,6 +227,15 @@ class CudaWork : public PartitionWork {
     use_device(device_);
     const auto& r = key_.on(device_);
     staging_->buffers.place({arena_ + slot.offset, size_t(slot.bytes)});
+    if constexpr (std::is_same_v<Curve, groth16::BellmanCurve>) {
+      if (assignment_ != nullptr) {
+        gpu::prover::check_assignment_partition(r.key(), r.domain(), *assignment_,
+                                                staging_->buffers);
+        stream_ = &cuda;
+        gpu::prover::enqueue_assignment_stage(*assignment_, staging_->buffers, cuda.get());
+        return;
+      }
+    }
     gpu::prover::check_partition(r.circuit(), r.key(), r.domain(), staging_->witness,
                                  staging_->buffers);
     stream_ = &cuda;
@@ -208,6 +246,12 @@ class CudaWork : public PartitionWork {
     auto& cuda = dynamic_cast<CudaStream&>(stream);
     use_device(device_);
     const auto& r = key_.on(device_);
+    if constexpr (std::is_same_v<Curve, groth16::BellmanCurve>) {
+      if (assignment_ != nullptr) {
+        gpu::prover::enqueue_assignment_compute(r.key(), r.domain(), staging_->buffers, cuda.get());
+        return;
+      }
+    }
     gpu::prover::enqueue_compute(r.circuit(), r.key(), r.domain(), staging_->buffers, cuda.get());
   }
 
@@ -216,13 +260,19 @@ class CudaWork : public PartitionWork {
     gpu::prover::GpuProveOptions<Curve> options;
     options.self_verify = verify_;
     if (blinding_) options.blinding = groth16::blinding_from_bytes<Curve>(*blinding_);
-    const auto result = gpu::prover::finish_partition(key_.on(device_).key(), staging_->witness,
-                                                      staging_->buffers, options);
+    const auto result = [&] {
+      if constexpr (std::is_same_v<Curve, groth16::BellmanCurve>) {
+        if (assignment_ != nullptr) {
+          return gpu::prover::finish_assignment_partition(key_.on(device_).key(), *assignment_,
+                                                          staging_->buffers, options);
+        }
+      }
+      return gpu::prover::finish_partition(key_.on(device_).key(), staging_->witness,
+                                           staging_->buffers, options);
+    }();
     groth16::EncodedProof encoded = groth16::encode_proof<Curve>(
-        key_.format(), result.proof,
-        std::span<const typename Curve::Fr>(result.public_inputs));
-    return {ProofFormat(encoded.format), std::move(encoded.bytes),
-            std::move(encoded.public_json)};
+        key_.format(), result.proof, std::span<const typename Curve::Fr>(result.public_inputs));
+    return {ProofFormat(encoded.format), std::move(encoded.bytes), std::move(encoded.public_json)};
   }
 
  private:
@@ -234,6 +284,8 @@ class CudaWork : public PartitionWork {
   CudaStream* stream_ = nullptr;  // set by stage
   bool finished_ = false;
   std::optional<groth16::BlindingBytes> blinding_;
+  std::shared_ptr<const groth16::BellmanAssignmentView> assignment_;  // else the witness
+  std::shared_ptr<const void> assignment_owner_;
 };
 
 template <class Curve>
@@ -241,7 +293,11 @@ std::unique_ptr<PartitionWork> prepare_with(const CudaKey<Curve>& key, const Par
                                             int device, std::byte* arena, bool verify) {
   const auto start = Clock::now();
   auto work = std::make_unique<CudaWork<Curve>>(key, device, arena, verify);
-  work->load_witness(input);
+  if (input.assignment) {
+    work->load_assignment(input);
+  } else {
+    work->load_witness(input);
+  }
   work->synthesis_ms = ms_since(start);
   return work;
 }
@@ -253,44 +309,66 @@ struct KeyExtras {
   size_t h_points = 0;
 };
 
-// KeyShape's sizes for a circuit of `host`'s matrices whose key has `points` bytes, with an H
-// table of that shape when in VRAM (rows 0: none).
+// The partition shapes of a key as a function of its placement, the VRAM its circuit keeps in
+// every tier and the pinned host memory per partition: a circuit of `host`'s matrices, or the
+// assignments of a .params key without matrices.
+struct PartitionShapes {
+  std::function<gpu::prover::PartitionShape(gpu::prover::KeyResidency, gpu::prover::HTableShape)>
+      of;
+  uint64_t circuit_bytes = 0;
+  uint64_t host_bytes = 0;
+};
 template <class Curve>
-CudaBackend::KeyShape shape_of(const gpu::prover::HostCircuit<typename Curve::Fr>& host,
-                               uint64_t points, KeyExtras extras,
+PartitionShapes circuit_shapes(const gpu::prover::HostCircuit<typename Curve::Fr>& host) {
+  return {[&host](gpu::prover::KeyResidency residency, gpu::prover::HTableShape table) {
+            return gpu::prover::partition_shape(host, residency, table);
+          },
+          host.bytes(), uint64_t(host.n_vars) * sizeof(typename Curve::Fr)};
+}
+// An assignment partition holds the A and B variable lists on the host while it is staged.
+inline PartitionShapes assignment_shapes(const gpu::prover::KeyFootprint& f, size_t n_inputs) {
+  return {[f, n_inputs](gpu::prover::KeyResidency residency, gpu::prover::HTableShape table) {
+            return gpu::prover::assignment_partition_shape(f, n_inputs, residency, table);
+          },
+          0, 2 * sizeof(uint32_t) * uint64_t(n_inputs + f.c)};
+}
+
+// KeyShape's sizes for partitions of `shapes` whose key has `points` bytes, with an H table of
+// that shape when in VRAM (rows 0: none).
+template <class Curve>
+CudaBackend::KeyShape shape_of(const PartitionShapes& shapes, uint64_t points, KeyExtras extras,
                                gpu::prover::HTableShape h_table) {
   using Buffers = gpu::prover::PartitionBuffers<Curve>;
   using gpu::prover::KeyResidency;
   CudaBackend::KeyShape shape;
-  shape.circuit_bytes = host.bytes() + gpu::prover::kDomainBytesBound + extras.list_bytes;
+  shape.circuit_bytes = shapes.circuit_bytes + gpu::prover::kDomainBytesBound + extras.list_bytes;
   shape.points_bytes = points;
   shape.h_table = h_table;
   shape.h_table_bytes = gpu::prover::h_table_bytes<Curve>(extras.h_points, h_table);
   // A streamed key's MSMs stage their bases through the slot, a key with an H table runs the
   // H MSM in msm_shifted's workspace: the largest of the layouts the key can have.
-  shape.partition_bytes = std::max(
-      {Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kDevice)),
-       Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kDevice, h_table)),
-       Buffers::bytes_for(gpu::prover::partition_shape(host, KeyResidency::kStreamed))});
-  shape.witness_bytes = uint64_t(host.n_vars) * sizeof(typename Curve::Fr);
+  shape.partition_bytes = std::max({Buffers::bytes_for(shapes.of(KeyResidency::kDevice, {})),
+                                    Buffers::bytes_for(shapes.of(KeyResidency::kDevice, h_table)),
+                                    Buffers::bytes_for(shapes.of(KeyResidency::kStreamed, {}))});
+  shape.witness_bytes = shapes.host_bytes;
   return shape;
 }
 
 // shape_of with the largest H table that fits every device (h_table_fits) when asked for,
 // else without.
 template <class Curve>
-CudaBackend::KeyShape shape_with_table_if_it_fits(
-    const gpu::prover::HostCircuit<typename Curve::Fr>& host, uint64_t points, KeyExtras extras,
-    const CudaOptions& options, uint64_t smallest_vram_bytes) {
+CudaBackend::KeyShape shape_with_table_if_it_fits(const PartitionShapes& shapes, uint64_t points,
+                                                  KeyExtras extras, const CudaOptions& options,
+                                                  uint64_t smallest_vram_bytes) {
   gpu::prover::HTableShape table;
   if (options.h_tables) {
     table = gpu::prover::fastest_fitting_h_table<Curve>(
         extras.h_points, 0, [&](gpu::prover::HTableShape shape) {
-          return h_table_fits(shape_of<Curve>(host, points, extras, shape),
+          return h_table_fits(shape_of<Curve>(shapes, points, extras, shape),
                               options.partitions_per_device, smallest_vram_bytes);
         });
   }
-  return shape_of<Curve>(host, points, extras, table);
+  return shape_of<Curve>(shapes, points, extras, table);
 }
 
 }  // namespace
@@ -314,13 +392,24 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
                               l.b_g2.size();  // as stored: 96 / 192 bytes
       static_assert(sizeof(formats::BellmanParams::G1) == 96 &&
                     sizeof(formats::BellmanParams::G2) == 192);
+      const KeyExtras extras{0, l.h.size() / sizeof(formats::BellmanParams::G1)};
       if (!layout.r1cs) {
-        CUZK_INVALID_INPUT(source.path.string() +
-                           ": the cuda backend proves a .params key with its circuit's .r1cs");
+        // Registered without matrices (KeySource::assignments_only): assignments only.
+        gpu::prover::KeyFootprint f;
+        f.g1_bytes = sizeof(formats::BellmanParams::G1);
+        f.g2_bytes = sizeof(formats::BellmanParams::G2);
+        f.a = l.a.size() / f.g1_bytes;
+        f.b1 = l.b_g1.size() / f.g1_bytes;
+        f.b2 = l.b_g2.size() / f.g2_bytes;
+        f.c = l.l.size() / f.g1_bytes;
+        f.h = l.h.size() / f.g1_bytes;
+        shape = shape_with_table_if_it_fits<Curve>(assignment_shapes(f, l.vk.ic.size()), points,
+                                                   extras, options_, smallest_vram_bytes());
+      } else {
+        const auto host = gpu::prover::host_circuit_from_r1cs(*layout.r1cs);
+        shape = shape_with_table_if_it_fits<Curve>(circuit_shapes<Curve>(host), points, extras,
+                                                   options_, smallest_vram_bytes());
       }
-      shape = shape_with_table_if_it_fits<Curve>(
-          gpu::prover::host_circuit_from_r1cs(*layout.r1cs), points,
-          {0, l.h.size() / sizeof(formats::BellmanParams::G1)}, options_, smallest_vram_bytes());
     } else {
       using Curve = typename Layout::Curve;
       // The matrices' compact size depends on the coefficients (not the points).
@@ -332,9 +421,9 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
       const gpu::prover::KeyFootprint f =
           gpu::prover::coefficient_footprint<Curve>(matrices.header, matrices.coefficients);
       const KeyExtras extras{f.wire_list_bytes, matrices.header.domain_size};
-      shape = shape_with_table_if_it_fits<Curve>(gpu::prover::host_circuit_from_zkey(matrices),
-                                                 f.points_bytes(), extras, options_,
-                                                 smallest_vram_bytes());
+      const auto host = gpu::prover::host_circuit_from_zkey(matrices);
+      shape = shape_with_table_if_it_fits<Curve>(circuit_shapes<Curve>(host), f.points_bytes(),
+                                                 extras, options_, smallest_vram_bytes());
     }
   });
   std::lock_guard lock(mutex_);
@@ -424,15 +513,16 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
     if constexpr (std::is_same_v<Key, groth16::ParamsKey>) {
       using Curve = groth16::BellmanCurve;
       using Resident = gpu::prover::ResidentCircuit<Curve>;
-      if (!key.r1cs) {
-        CUZK_INVALID_INPUT(source.path.string() +
-                           ": the cuda backend proves a .params key with its circuit's .r1cs");
-      }
       return load.template operator()<Curve>(key.params, file.format(), [&](const auto& streamed) {
-        return streamed != nullptr ? Resident::from_params(key.params, *key.r1cs, streamed)
-                                   : Resident::from_params(key.params, *key.r1cs,
-                                                           gpu::prover::KeyPlacement::kDevice,
-                                                           h_table);
+        if (!key.r1cs) {  // assignments only: the key without matrices
+          return streamed != nullptr ? Resident::from_params(key.params, streamed)
+                                     : Resident::from_params(
+                                           key.params, gpu::prover::KeyPlacement::kDevice, h_table);
+        }
+        return streamed != nullptr
+                   ? Resident::from_params(key.params, *key.r1cs, streamed)
+                   : Resident::from_params(key.params, *key.r1cs,
+                                           gpu::prover::KeyPlacement::kDevice, h_table);
       });
     } else {
       using Curve = typename Key::Curve;

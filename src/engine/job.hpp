@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "formats/input_file.hpp"
+#include "groth16/bellman_assignment.hpp"
 #include "groth16/blinding_bytes.hpp"
 #include "util/error.hpp"
 
@@ -32,15 +33,21 @@ std::string_view priority_name(Priority priority);  // "low", "normal", "high", 
 
 // One partition's input: the witness as the bytes of a .wtns file, or a .wtns file opened at
 // submission (formats::InputFile: resolved once, a regular file of a bounded size, its
-// descriptor kept). The file is mapped only when a worker prepares the partition, so queued
-// partitions hold no witness in host memory, and a path swapped after submission changes
-// nothing that is read. A backend that models work (sim) reads only the bytes and may treat
-// agreed contents as a bad witness (sim_backend.hpp). The bytes are shared and immutable, so
-// that a retry or an idempotent resubmission does not copy them. Exactly one of the two is set
-// (Engine::submit checks).
+// descriptor kept), or instead of a witness a bellman assignment. The file is mapped only when
+// a worker prepares the partition, so queued partitions hold no witness in host memory, and a
+// path swapped after submission changes nothing that is read. A backend that models work (sim)
+// reads only the bytes and may treat agreed contents as a bad witness (sim_backend.hpp). The
+// bytes are shared and immutable, so that a retry or an idempotent resubmission does not copy
+// them. Exactly one of the three is set (Engine::submit checks).
 struct PartitionInput {
   std::shared_ptr<const std::vector<uint8_t>> witness;
   std::shared_ptr<const formats::InputFile> witness_file = {};
+  // A bellman assignment (groth16/bellman_assignment.hpp: a, b, c, the input and auxiliary
+  // assignments and the density bitmaps, as bellperson hands them over) instead of a witness,
+  // for a .params key (KeySource::assignments_only: no matrices). The view does not own its
+  // memory: assignment_owner keeps it alive (or the caller does, until the job is final).
+  std::shared_ptr<const groth16::BellmanAssignmentView> assignment = nullptr;
+  std::shared_ptr<const void> assignment_owner = nullptr;
   // Fixed r and s for this partition's proof; nullopt: the prover draws them.
   std::optional<groth16::BlindingBytes> blinding = std::nullopt;
 };

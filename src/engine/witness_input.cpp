@@ -18,6 +18,12 @@ WitnessView WitnessView::of(const PartitionInput& input) {
 
 void check_partition_input(const PartitionInput& input, size_t index) {
   const std::string partition = "partition " + std::to_string(index);
+  if (input.assignment) {
+    if (input.witness || input.witness_file) {
+      CUZK_INVALID_INPUT(partition + ": both a witness and a bellman assignment are given");
+    }
+    return;  // its contents are checked against the key when it is proved
+  }
   if (input.witness && input.witness_file) {
     CUZK_INVALID_INPUT(partition + ": a witness is given both as bytes and as a file");
   }

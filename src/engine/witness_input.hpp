@@ -29,7 +29,8 @@ class WitnessView {
 };
 
 // What Engine::submit checks of partition `index` before accepting it: a witness is given one
-// way, not both, not empty. kInvalidInput names the partition and the problem.
+// way, not both, not empty, or a bellman assignment alone. kInvalidInput names the partition
+// and the problem.
 void check_partition_input(const PartitionInput& input, size_t index);
 
 // The bytes a by-value witness holds in host memory while its partition waits (0 for a file).

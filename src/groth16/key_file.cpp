@@ -272,6 +272,27 @@ KeyFile::HostProof KeyFile::prove_wtns(std::span<const uint8_t> wtns, const std:
   });
 }
 
+KeyFile::HostProof KeyFile::prove_assignment(const BellmanAssignmentView& assignment,
+                                             const HostProveOptions& options) const {
+  const auto* key = std::get_if<ParamsKey>(&key_);
+  if (key == nullptr) {
+    CUZK_INVALID_INPUT(name_ +
+                       ": a bellman assignment is proved with a bellman .params key, not a .zkey");
+  }
+  ProveOptions<BellmanCurve> prove_options;
+  if (options.blinding) {
+    prove_options.blinding = blinding_from_bytes<BellmanCurve>(*options.blinding);
+  }
+  prove_options.on_stage = options.on_stage;
+  const ProveResult<BellmanCurve> result =
+      prove_bellman_assignment(key->params, assignment, prove_options);
+  HostProof out;
+  out.timings = result.timings;
+  out.proof = encode_proof<BellmanCurve>(format(), result.proof,
+                                         std::span<const bls12_381::Fr>(result.public_inputs));
+  return out;
+}
+
 template Blinding<formats::Bn254> blinding_from_bytes<formats::Bn254>(const BlindingBytes&);
 template Blinding<formats::Bls12_381> blinding_from_bytes<formats::Bls12_381>(
     const BlindingBytes&);

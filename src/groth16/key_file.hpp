@@ -32,6 +32,7 @@
 #include "formats/r1cs.hpp"
 #include "formats/zkey.hpp"
 #include "groth16/bellman.hpp"
+#include "groth16/bellman_assignment.hpp"
 #include "groth16/blinding_bytes.hpp"
 #include "groth16/prover.hpp"
 #include "io/point_common.hpp"
@@ -175,6 +176,11 @@ class KeyFile {
   };
   HostProof prove_wtns(std::span<const uint8_t> wtns, const std::string& name,
                        const HostProveOptions& options = {}) const;
+  // One proof on the host from a bellman assignment (bellman_assignment.hpp): a .params key
+  // only, with or without its matrices. Throws kInvalidInput for a .zkey or an assignment that
+  // does not fit the key (check_bellman_assignment's messages) or does not satisfy it.
+  HostProof prove_assignment(const BellmanAssignmentView& assignment,
+                             const HostProveOptions& options = {}) const;
 
  private:
   KeyFile(KeyFileShape shape, std::string name, KeyVariant key)

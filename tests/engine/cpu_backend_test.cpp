@@ -7,6 +7,7 @@
 
 #include "engine/cpu_backend.hpp"
 #include "engine/engine.hpp"
+#include "tests/engine/assignment_suite.hpp"
 #include "tests/engine/real_proofs_suite.hpp"
 
 // ThreadSanitizer builds: Debian's libtbb is not instrumented, so TSAN cannot see the
@@ -52,6 +53,17 @@ TEST_F(CpuEngine, BellmanParamsKeyWithItsR1csProves) {
   o.keys.budgets = {{KeyTier::kPinned, uint64_t(1) << 30}};
   auto engine = Engine::create(o, CpuBackend::create({}));
   test::run_bellman_key_suite(engine.get(), dir_, test::make_bellman_key(dir_), KeyTier::kPinned);
+  engine->shutdown(ShutdownMode::kDrain);
+}
+
+TEST_F(CpuEngine, BellmanAssignmentsProveWithAParamsKeyAlone) {
+  EngineOptions o;
+  o.cpu_workers = 2;
+  o.host_bytes = uint64_t(1) << 30;
+  o.keys.budgets = {{KeyTier::kPinned, uint64_t(1) << 30}};
+  auto engine = Engine::create(o, CpuBackend::create({}));
+  test::run_bellman_assignment_suite(engine.get(), test::make_assignment_key(dir_),
+                                     KeyTier::kPinned);
   engine->shutdown(ShutdownMode::kDrain);
 }
 

@@ -16,6 +16,7 @@
 #include "engine/engine.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu_skip.hpp"
+#include "tests/engine/assignment_suite.hpp"
 #include "tests/engine/real_proofs_suite.hpp"
 
 namespace cuzk::engine {
@@ -110,6 +111,26 @@ TEST_F(CudaEngine, BellmanParamsKeyWithItsR1csProves) {
                     {KeyTier::kPinned, uint64_t(1) << 30}};
   auto engine = Engine::create(o, std::move(backend));
   test::run_bellman_key_suite(engine.get(), dir_, key, KeyTier::kPinned);
+  engine->shutdown(ShutdownMode::kDrain);
+}
+
+// Bellman assignments with a .params key registered without matrices, in VRAM and then
+// streamed from pinned memory.
+TEST_F(CudaEngine, BellmanAssignmentsProveWithAParamsKeyAlone) {
+  CUZK_SKIP_WITHOUT_GPU();
+  const auto key = test::make_assignment_key(dir_);
+  {
+    auto engine = Engine::create(options(2), CudaBackend::create({}));
+    test::run_bellman_assignment_suite(engine.get(), key, KeyTier::kVram);
+    engine->shutdown(ShutdownMode::kDrain);
+  }
+  auto backend = CudaBackend::create({});
+  const TierBytes charges = backend->key_charges(key.source, KeyTier::kPinned);
+  EngineOptions o = options(2);
+  o.keys.budgets = {{KeyTier::kVram, charges.at(KeyTier::kVram)},
+                    {KeyTier::kPinned, uint64_t(1) << 30}};
+  auto engine = Engine::create(o, std::move(backend));
+  test::run_bellman_assignment_suite(engine.get(), key, KeyTier::kPinned);
   engine->shutdown(ShutdownMode::kDrain);
 }
 

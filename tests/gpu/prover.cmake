@@ -3,4 +3,4 @@
 # which skip without one.
 cuzk_add_gpu_test(cuzk_gpu_prover_test
   SOURCES prover_compact_test.cpp prover_synthesis_test.cu prover_key_test.cu
-          prover_prove_test.cu prover_h_table_test.cpp)
+          prover_prove_test.cu prover_h_table_test.cpp prover_assignment_test.cpp)

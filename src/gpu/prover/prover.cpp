@@ -129,6 +129,10 @@ typename PartitionBuffers<Curve>::Carving PartitionBuffers<Curve>::carve(const P
   take(out.g1_results, 4);
   take(out.g2_result, 1);
   take(out.scalar_counts, kCountedQueries);
+  if (s.assignment) {
+    take(out.a_variables, s.n_vars);
+    take(out.b_variables, s.n_vars);
+  }
   // b, c and the synthesis workspace are dead once H is in a, and the MSMs come after it on the
   // same stream: their workspace overlays them (at 2^27 this saves ~8.6 GB per partition, the
   // difference between one and two partitions next to the key on a 141 GB card).
@@ -230,7 +234,7 @@ void check_partition(const DeviceCircuit<typename Curve::Fr>& circuit,
   const PartitionShape& have = buffers.shape();
   if (have.n_vars != want.n_vars || have.domain != want.domain ||
       have.n_private != want.n_private ||
-      have.synthesis_workspace_bytes != want.synthesis_workspace_bytes) {
+      have.synthesis_workspace_bytes != want.synthesis_workspace_bytes || have.assignment) {
     CUZK_INVALID_INPUT("gpu prove: the partition buffers were made for another circuit");
   }
   if (have.key_residency != key.residency()) {
@@ -263,59 +267,38 @@ void enqueue_stage(const PinnedWitness<typename Curve::Fr>& witness,
 }
 
 template <class Curve>
-void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
-                     const DeviceProvingKey<Curve>& key,
-                     const ntt::DeviceDomain<typename Curve::Fr>& domain,
-                     PartitionBuffers<Curve>& buffers, const Stream& stream) {
+void enqueue_scalar_counts(const DeviceProvingKey<Curve>& key, PartitionBuffers<Curve>& buffers,
+                           const QueryVariables& variables, const Stream& stream) {
   using Fr = typename Curve::Fr;
-  using G1C = groth16::G1CurveOf<Curve>;
-  using G2C = groth16::G2CurveOf<Curve>;
-  using G1J = groth16::G1Jacobian<Curve>;
-  const size_t n = circuit.domain_size();
-  const size_t n_vars = circuit.n_vars();
-  const size_t n_public = circuit.n_public();
   const KeyFootprint& f = key.footprint();
-  const bool bellman = key.convention() == KeyConvention::kBellman;
-  const size_t a_count = f.a, b_count = f.b1, h_count = f.h;
-  auto& marks = buffers.marks();
-  const std::span<const Fr> w(buffers.witness(), n_vars);
-  // A bellman key's a and b queries read the witness through the circuit's density lists, a
-  // filtered .zkey query through its own; a listed query may be empty (no points, no scalars).
-  const bool a_listed = bellman || key.a_filtered();
-  const bool b_listed = bellman || key.b_filtered();
-  const uint32_t* a_index = !a_listed || a_count == 0 ? nullptr
-                            : bellman                 ? circuit.a_wires().data()
-                                                      : key.a_wires();
-  const uint32_t* b_index = !b_listed || b_count == 0 ? nullptr
-                            : bellman                 ? circuit.b_wires().data()
-                                                      : key.b_wires();
-
-  // The scalar counts of the A, B and private-wire MSMs, first on the stream (they need the
-  // witness alone), read back on the host before those MSMs are enqueued.
+  const std::span<const Fr> w(buffers.witness(), buffers.shape().n_vars);
   msm::ScalarCounts* counts = buffers.device_scalar_counts();
-  msm::count_scalars<Fr>(w, msm::ScalarForm::kCanonical, a_index, a_count, counts + 0, stream);
-  msm::count_scalars<Fr>(w, msm::ScalarForm::kCanonical, b_index, b_count, counts + 1, stream);
-  msm::count_scalars<Fr>(w.subspan(n_public + 1), msm::ScalarForm::kCanonical, nullptr, f.c,
-                         counts + 2, stream);
+  msm::count_scalars<Fr>(w, msm::ScalarForm::kCanonical, variables.a, f.a, counts + 0, stream);
+  msm::count_scalars<Fr>(w, msm::ScalarForm::kCanonical, variables.b, f.b1, counts + 1, stream);
+  msm::count_scalars<Fr>(w.subspan(variables.n_public + 1), msm::ScalarForm::kCanonical, nullptr,
+                         f.c, counts + 2, stream);
   CUDA_CHECK(cudaMemcpyAsync(buffers.scalar_counts(), counts,
                              PartitionBuffers<Curve>::kCountedQueries * sizeof(msm::ScalarCounts),
                              cudaMemcpyDeviceToHost, stream));
   buffers.counts_ready().record(stream);
+}
 
-  SynthesisArgs<Fr> args;
-  args.stream = stream;
-  args.witness_standard = buffers.witness();
-  args.witness_size = n_vars;
-  args.a = buffers.a();
-  args.b = buffers.b();
-  args.c = buffers.c();
-  args.n = n;
-  args.workspace = buffers.synthesis_workspace().data();
-  args.workspace_bytes = buffers.synthesis_workspace().size();
-  synthesize(circuit, args);
-  marks[2].record(stream);
+template <class Curve>
+void enqueue_h_and_msms(const DeviceProvingKey<Curve>& key,
+                        const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                        PartitionBuffers<Curve>& buffers, const QueryVariables& variables,
+                        const Stream& stream) {
+  using Fr = typename Curve::Fr;
+  using G1C = groth16::G1CurveOf<Curve>;
+  using G2C = groth16::G2CurveOf<Curve>;
+  using G1J = groth16::G1Jacobian<Curve>;
+  const size_t n = buffers.shape().domain;
+  const KeyFootprint& f = key.footprint();
+  const size_t a_count = f.a, b_count = f.b1, h_count = f.h;
+  auto& marks = buffers.marks();
+  const std::span<const Fr> w(buffers.witness(), buffers.shape().n_vars);
 
-  if (bellman) {
+  if (key.convention() == KeyConvention::kBellman) {
     ntt::bellman_h_coefficients(domain, std::span<Fr>(buffers.a(), n),
                                 std::span<Fr>(buffers.b(), n), std::span<Fr>(buffers.c(), n),
                                 stream);
@@ -362,19 +345,22 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   marks[4].record(stream);
   config.scalars = msm::ScalarForm::kCanonical;
 
-  const std::span<const Fr> a_scalars = a_listed && a_count == 0 ? std::span<const Fr>() : w;
-  const std::span<const Fr> b_scalars = b_listed && b_count == 0 ? std::span<const Fr>() : w;
+  // A listed query reads the witness through its list; it may be empty (no points, no scalars).
+  const std::span<const Fr> a_scalars =
+      variables.a_listed && a_count == 0 ? std::span<const Fr>() : w;
+  const std::span<const Fr> b_scalars =
+      variables.b_listed && b_count == 0 ? std::span<const Fr>() : w;
   buffers.counts_ready().synchronize();
   const msm::ScalarCounts* counted = buffers.scalar_counts();
-  run_msm.template operator()<G1C>({key.a(), a_count}, a_scalars, g1 + 0, a_index, counted[0]);
+  run_msm.template operator()<G1C>({key.a(), a_count}, a_scalars, g1 + 0, variables.a, counted[0]);
   marks[5].record(stream);
-  run_msm.template operator()<G1C>({key.b1(), b_count}, b_scalars, g1 + 1, b_index, counted[1]);
+  run_msm.template operator()<G1C>({key.b1(), b_count}, b_scalars, g1 + 1, variables.b, counted[1]);
   marks[6].record(stream);
-  run_msm.template operator()<G2C>({key.b2(), b_count}, b_scalars, buffers.g2_result(), b_index,
+  run_msm.template operator()<G2C>({key.b2(), b_count}, b_scalars, buffers.g2_result(), variables.b,
                                    counted[1]);
   marks[7].record(stream);
-  run_msm.template operator()<G1C>({key.c(), f.c}, w.subspan(n_public + 1), g1 + 2, nullptr,
-                                   counted[2]);
+  run_msm.template operator()<G1C>({key.c(), f.c}, w.subspan(variables.n_public + 1), g1 + 2,
+                                   nullptr, counted[2]);
 
   // Into pinned memory, so that the copies are asynchronous and nothing more waits here.
   groth16::MsmSums<Curve>& sums = buffers.sums();
@@ -389,21 +375,72 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
 }
 
 template <class Curve>
+void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
+                     const DeviceProvingKey<Curve>& key,
+                     const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                     PartitionBuffers<Curve>& buffers, const Stream& stream) {
+  using Fr = typename Curve::Fr;
+  const bool bellman = key.convention() == KeyConvention::kBellman;
+  // A bellman key's a and b queries read the witness through the circuit's density lists, a
+  // filtered .zkey query through its own; a listed query may be empty (no points, no scalars).
+  QueryVariables variables;
+  variables.n_public = circuit.n_public();
+  variables.a_listed = bellman || key.a_filtered();
+  variables.b_listed = bellman || key.b_filtered();
+  const KeyFootprint& f = key.footprint();
+  variables.a = !variables.a_listed || f.a == 0 ? nullptr
+                : bellman                       ? circuit.a_wires().data()
+                                                : key.a_wires();
+  variables.b = !variables.b_listed || f.b1 == 0 ? nullptr
+                : bellman                        ? circuit.b_wires().data()
+                                                 : key.b_wires();
+
+  // The scalar counts of the A, B and private-wire MSMs, first on the stream (they need the
+  // witness alone), read back on the host before those MSMs are enqueued.
+  enqueue_scalar_counts(key, buffers, variables, stream);
+
+  SynthesisArgs<Fr> args;
+  args.stream = stream;
+  args.witness_standard = buffers.witness();
+  args.witness_size = circuit.n_vars();
+  args.a = buffers.a();
+  args.b = buffers.b();
+  args.c = buffers.c();
+  args.n = circuit.domain_size();
+  args.workspace = buffers.synthesis_workspace().data();
+  args.workspace_bytes = buffers.synthesis_workspace().size();
+  synthesize(circuit, args);
+  buffers.marks()[2].record(stream);
+
+  enqueue_h_and_msms(key, domain, buffers, variables, stream);
+}
+
+template <class Curve>
 groth16::ProveResult<Curve> finish_partition(const DeviceProvingKey<Curve>& key,
                                              const PinnedWitness<typename Curve::Fr>& witness,
                                              PartitionBuffers<Curve>& buffers,
                                              const GpuProveOptions<Curve>& options,
                                              GpuStageTimes* stage_times) {
   using Fr = typename Curve::Fr;
-  const auto start = Clock::now();
   const size_t n_public = key.constants().vk.ic.size() - 1;
-  groth16::ProveResult<Curve> result;
-  result.public_inputs.resize(n_public);
+  std::vector<Fr> public_inputs(n_public);
   for (size_t i = 0; i < n_public; ++i) {
     const Fr v = witness.data()[i + 1];
-    result.public_inputs[i] =
-        witness.form() == WitnessForm::kMontgomery ? v : Fr::from_int(v.as_int());
+    public_inputs[i] = witness.form() == WitnessForm::kMontgomery ? v : Fr::from_int(v.as_int());
   }
+  return finish_with_public_inputs(key, std::move(public_inputs), buffers, options, stage_times);
+}
+
+template <class Curve>
+groth16::ProveResult<Curve> finish_with_public_inputs(const DeviceProvingKey<Curve>& key,
+                                                      std::vector<typename Curve::Fr> public_inputs,
+                                                      PartitionBuffers<Curve>& buffers,
+                                                      const GpuProveOptions<Curve>& options,
+                                                      GpuStageTimes* stage_times) {
+  using Fr = typename Curve::Fr;
+  const auto start = Clock::now();
+  groth16::ProveResult<Curve> result;
+  result.public_inputs = std::move(public_inputs);
   const groth16::Blinding<Curve> blinding = groth16::choose_blinding<Curve>(options.blinding);
   const KeyConstants<Curve>& k = key.constants();
   result.proof = groth16::combine_proof<Curve>(
@@ -482,6 +519,15 @@ groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circu
   template void enqueue_compute<Curve>(                                                           \
       const DeviceCircuit<typename Curve::Fr>&, const DeviceProvingKey<Curve>&,                   \
       const ntt::DeviceDomain<typename Curve::Fr>&, PartitionBuffers<Curve>&, const Stream&);     \
+  template void enqueue_scalar_counts<Curve>(const DeviceProvingKey<Curve>&,                      \
+                                             PartitionBuffers<Curve>&, const QueryVariables&,     \
+                                             const Stream&);                                      \
+  template void enqueue_h_and_msms<Curve>(                                                        \
+      const DeviceProvingKey<Curve>&, const ntt::DeviceDomain<typename Curve::Fr>&,               \
+      PartitionBuffers<Curve>&, const QueryVariables&, const Stream&);                            \
+  template groth16::ProveResult<Curve> finish_with_public_inputs<Curve>(                          \
+      const DeviceProvingKey<Curve>&, std::vector<typename Curve::Fr>, PartitionBuffers<Curve>&,  \
+      const GpuProveOptions<Curve>&, GpuStageTimes*);                                             \
   template groth16::ProveResult<Curve> finish_partition<Curve>(                                   \
       const DeviceProvingKey<Curve>&, const PinnedWitness<typename Curve::Fr>&,                   \
       PartitionBuffers<Curve>&, const GpuProveOptions<Curve>&, GpuStageTimes*);                   \

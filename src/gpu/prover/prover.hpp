@@ -37,12 +37,14 @@
 //                     and the optional self-verification
 // prove() runs them in order.
 //
-// Not yet here: streamed keys.
+// A bellman assignment (a, b, c, assignments and densities, no matrices) takes the same stages
+// without the synthesis: assignment_prover.hpp.
 
 #include <array>
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "gpu/device_memory.hpp"
 #include "gpu/msm/msm.hpp"
@@ -70,6 +72,10 @@ struct PartitionShape {
   // The key's H table (DeviceProvingKey::add_h_table; rows 0: none): the H MSM then runs as
   // msm_shifted, whose workspace differs.
   HTableShape h_table;
+  // A partition proved from a bellman assignment (assignment_prover.hpp): a, b and c are
+  // uploaded instead of synthesized (no synthesis workspace), and the buffers hold the lists
+  // of the variables the A and B queries read (n_vars u32 each), made from its bitmaps.
+  bool assignment = false;
 };
 template <class Fr>
 PartitionShape partition_shape(const DeviceCircuit<Fr>& circuit,
@@ -112,6 +118,9 @@ class PartitionBuffers {
   std::span<std::byte> msm_workspace() const { return d_.msm_workspace; }
   G1J* g1_results() const { return d_.g1_results; }  // A, B1, C, H
   G2J* g2_result() const { return d_.g2_result; }    // B2
+  // An assignment partition's A and B variable lists (null otherwise).
+  uint32_t* a_variables() const { return d_.a_variables; }
+  uint32_t* b_variables() const { return d_.b_variables; }
   msm::ScalarForm h_scalar_form() const { return d_.h_scalars; }
 
   // Where each buffer lies in a block of device memory (`base` null: only the size, in `bytes`).
@@ -120,7 +129,8 @@ class PartitionBuffers {
     std::span<std::byte> synthesis_workspace, msm_workspace;
     G1J* g1_results = nullptr;
     G2J* g2_result = nullptr;
-    msm::ScalarCounts* scalar_counts = nullptr;  // A, B, private wires
+    msm::ScalarCounts* scalar_counts = nullptr;               // A, B, private wires
+    uint32_t *a_variables = nullptr, *b_variables = nullptr;  // assignment partitions only
     // The form the H MSM reads its scalars in: integers made in place where that keeps a copy
     // out of its workspace (a partial H table), else the NTT's Montgomery form.
     msm::ScalarForm h_scalars = msm::ScalarForm::kMontgomery;
@@ -211,6 +221,34 @@ groth16::ProveResult<Curve> finish_partition(const DeviceProvingKey<Curve>& key,
                                              PartitionBuffers<Curve>& buffers,
                                              const GpuProveOptions<Curve>& options = {},
                                              GpuStageTimes* stage_times = nullptr);
+
+// The stages after the witness, for the provers of either input (a circuit's witness, a bellman
+// assignment): the variables the A and B MSMs read through lists (device memory; a null list
+// with `listed` false reads the witness as it is), and the public signals' count.
+struct QueryVariables {
+  const uint32_t *a = nullptr, *b = nullptr;
+  bool a_listed = false, b_listed = false;
+  size_t n_public = 0;
+};
+// The scalar counts of A, B and the private wires from the device witness (standard form),
+// downloaded; buffers.counts_ready() follows them.
+template <class Curve>
+void enqueue_scalar_counts(const DeviceProvingKey<Curve>& key, PartitionBuffers<Curve>& buffers,
+                           const QueryVariables& variables, const Stream& stream);
+// With a, b, c in the buffers (marks[2] recorded after them): H in the key's convention, the H
+// MSM, then (waiting for the counts) the other four MSMs and the sums' download.
+template <class Curve>
+void enqueue_h_and_msms(const DeviceProvingKey<Curve>& key,
+                        const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                        PartitionBuffers<Curve>& buffers, const QueryVariables& variables,
+                        const Stream& stream);
+// finish_partition with the public inputs (Montgomery form) given by the caller.
+template <class Curve>
+groth16::ProveResult<Curve> finish_with_public_inputs(const DeviceProvingKey<Curve>& key,
+                                                      std::vector<typename Curve::Fr> public_inputs,
+                                                      PartitionBuffers<Curve>& buffers,
+                                                      const GpuProveOptions<Curve>& options = {},
+                                                      GpuStageTimes* stage_times = nullptr);
 
 // The proof of one partition: the phases above in order, on one stream. `stage_times`, when
 // given, receives the per-stage times.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpu/device_info.hpp"
+#include "gpu/prover/assignment_prover.hpp"
 #include "gpu/prover/host_circuit.hpp"
 #include "util/error.hpp"
 
@@ -27,13 +28,28 @@ KeyFootprint footprint_of(const formats::Groth16Zkey<Curve>& zkey) {
 }
 KeyFootprint footprint_of(const formats::BellmanParams& params) { return footprint(params); }
 
+// A partition's shape as a function of the key's placement, for a circuit's matrices or for
+// assignments of a .params key.
+template <class Fr>
+auto circuit_shape(const HostCircuit<Fr>& host) {
+  return [&host](KeyResidency residency, HTableShape table) {
+    return partition_shape(host, residency, table);
+  };
+}
+auto assignment_shape(const formats::BellmanParams& params) {
+  return [&params](KeyResidency residency, HTableShape table) {
+    return assignment_partition_shape(footprint(params), params.vk.ic.size(), residency, table);
+  };
+}
+
 }  // namespace
 
 template <class Curve>
-template <class Key>
+template <class Key, class ShapeOf>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
-    const HostCircuit<Fr>& host, const Key& key, ntt::Convention convention, KeyPlacement placement,
-    HTableShape h_table, std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
+    const HostCircuit<Fr>* host, size_t domain_size, const Key& key, ntt::Convention convention,
+    KeyPlacement placement, HTableShape h_table,
+    std::shared_ptr<const DeviceProvingKey<Curve>> streamed, ShapeOf&& shape_of) {
   if (streamed != nullptr) {
     if (streamed->residency() != KeyResidency::kStreamed) {
       CUZK_INVALID_INPUT(
@@ -47,8 +63,9 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
     }
   }
   ResidentCircuit r;
-  r.circuit_ = DeviceCircuit<Fr>::upload(host);
-  r.domain_ = std::make_unique<ntt::DeviceDomain<Fr>>(log2_of_domain(host.domain_size), convention);
+  if (host != nullptr) r.circuit_ = DeviceCircuit<Fr>::upload(*host);
+  r.has_matrices_ = host != nullptr;
+  r.domain_ = std::make_unique<ntt::DeviceDomain<Fr>>(log2_of_domain(domain_size), convention);
   if (streamed != nullptr) {
     r.key_ = std::move(streamed);
   } else {
@@ -60,13 +77,13 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
     const size_t free_bytes = automatic ? free_device_memory() : 0;
     const KeyResidency residency = resolve_key_placement(
         placement, f.bytes(),
-        PartitionBuffers<Curve>::bytes_for(partition_shape(host, KeyResidency::kDevice)),
+        PartitionBuffers<Curve>::bytes_for(shape_of(KeyResidency::kDevice, HTableShape{})),
         free_bytes);
     HTableShape table = residency == KeyResidency::kDevice ? h_table : HTableShape{};
     if (table && automatic) {
       table = fastest_fitting_h_table<Curve>(f.h, table.rows, [&](HTableShape shape) {
         const size_t partition =
-            PartitionBuffers<Curve>::bytes_for(partition_shape(host, KeyResidency::kDevice, shape));
+            PartitionBuffers<Curve>::bytes_for(shape_of(KeyResidency::kDevice, shape));
         return h_table_fits(f.bytes() + h_table_bytes<Curve>(f.h, shape), partition, 1, free_bytes);
       });
     }
@@ -74,7 +91,7 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
     if (table) device_key.add_h_table(table);
     r.key_ = std::make_shared<const DeviceProvingKey<Curve>>(std::move(device_key));
   }
-  r.shape_ = partition_shape(host, r.key_->residency(), r.key_->h_table_shape());
+  r.shape_ = shape_of(r.key_->residency(), r.key_->h_table_shape());
   return r;
 }
 
@@ -82,7 +99,9 @@ template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(const formats::Groth16Zkey<Curve>& zkey,
                                                          KeyPlacement placement,
                                                          HTableShape h_table) {
-  return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs, placement, h_table);
+  const HostCircuit<Fr> host = host_circuit_from_zkey(zkey);
+  return upload(&host, host.domain_size, zkey, ntt::Convention::kSnarkjs, placement, h_table,
+                nullptr, circuit_shape(host));
 }
 
 template <class Curve>
@@ -90,8 +109,9 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(
     const formats::Groth16Zkey<Curve>& zkey,
     std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
   if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
-  return upload(host_circuit_from_zkey(zkey), zkey, ntt::Convention::kSnarkjs,
-                KeyPlacement::kStreamed, {}, std::move(streamed));
+  const HostCircuit<Fr> host = host_circuit_from_zkey(zkey);
+  return upload(&host, host.domain_size, zkey, ntt::Convention::kSnarkjs, KeyPlacement::kStreamed,
+                {}, std::move(streamed), circuit_shape(host));
 }
 
 template <class Curve>
@@ -102,8 +122,9 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::Bellma
   if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
     CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
   } else {
-    return upload(host_circuit_from_r1cs(r1cs), params, ntt::Convention::kBellman, placement,
-                  h_table);
+    const HostCircuit<Fr> host = host_circuit_from_r1cs(r1cs);
+    return upload(&host, host.domain_size, params, ntt::Convention::kBellman, placement, h_table,
+                  nullptr, circuit_shape(host));
   }
 }
 
@@ -115,8 +136,33 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(
     CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
   } else {
     if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
-    return upload(host_circuit_from_r1cs(r1cs), params, ntt::Convention::kBellman,
-                  KeyPlacement::kStreamed, {}, std::move(streamed));
+    const HostCircuit<Fr> host = host_circuit_from_r1cs(r1cs);
+    return upload(&host, host.domain_size, params, ntt::Convention::kBellman,
+                  KeyPlacement::kStreamed, {}, std::move(streamed), circuit_shape(host));
+  }
+}
+
+template <class Curve>
+ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::BellmanParams& params,
+                                                           KeyPlacement placement,
+                                                           HTableShape h_table) {
+  if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
+    CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
+  } else {
+    return upload(nullptr, params.h.size() + 1, params, ntt::Convention::kBellman, placement,
+                  h_table, nullptr, assignment_shape(params));
+  }
+}
+
+template <class Curve>
+ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(
+    const formats::BellmanParams& params, std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
+  if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
+    CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
+  } else {
+    if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
+    return upload(nullptr, params.h.size() + 1, params, ntt::Convention::kBellman,
+                  KeyPlacement::kStreamed, {}, std::move(streamed), assignment_shape(params));
   }
 }
 

@@ -4,7 +4,8 @@
 // in pinned host memory for a key that does not fit: KeyPlacement) and the NTT domain of its
 // size and convention. Built from either source the engine knows (DESIGN.md §4):
 // a .zkey (its coefficient section gives A and B), or a bellman .params with the circuit's
-// .r1cs (A, B and C, and the density lists of the key's A and B queries).
+// .r1cs (A, B and C, and the density lists of the key's A and B queries), or a .params alone
+// (no matrices: it proves bellman assignments, whose bitmaps give the density lists).
 //
 // Ownership: the constructors upload with blocking allocations and copies onto the calling
 // thread's current device (start-up work: loading a key, never per partition). Read-only
@@ -103,6 +104,16 @@ class ResidentCircuit {
   static ResidentCircuit from_params(const formats::BellmanParams& params,
                                      const formats::R1cs<Curve>& r1cs,
                                      std::shared_ptr<const DeviceProvingKey<Curve>> streamed);
+  // A .params key alone, without matrices: it proves bellman assignments only
+  // (assignment_prover.hpp), and shape() is an assignment partition's. BLS12-381 only.
+  static ResidentCircuit from_params(const formats::BellmanParams& params,
+                                     KeyPlacement placement = KeyPlacement::kDevice,
+                                     HTableShape h_table = {});
+  static ResidentCircuit from_params(const formats::BellmanParams& params,
+                                     std::shared_ptr<const DeviceProvingKey<Curve>> streamed);
+
+  // Whether the circuit's matrices are resident (false: a key that proves assignments only).
+  bool has_matrices() const { return has_matrices_; }
 
   const DeviceCircuit<Fr>& circuit() const { return circuit_; }
   const DeviceProvingKey<Curve>& key() const { return *key_; }
@@ -114,18 +125,21 @@ class ResidentCircuit {
   }
 
  private:
-  // The uploads shared by both sources: `key` is the .zkey or the .params; `streamed`, when
-  // given, is its points already in pinned memory.
-  template <class Key>
-  static ResidentCircuit upload(const HostCircuit<Fr>& host, const Key& key,
+  // The uploads shared by every source: `host` the matrices (null: none, assignments only),
+  // `key` the .zkey or the .params; `streamed`, when given, is its points already in pinned
+  // memory. shape_of(residency, h_table) is a partition's shape.
+  template <class Key, class ShapeOf>
+  static ResidentCircuit upload(const HostCircuit<Fr>* host, size_t domain_size, const Key& key,
                                 ntt::Convention convention, KeyPlacement placement,
                                 HTableShape h_table,
-                                std::shared_ptr<const DeviceProvingKey<Curve>> streamed = nullptr);
+                                std::shared_ptr<const DeviceProvingKey<Curve>> streamed,
+                                ShapeOf&& shape_of);
 
   DeviceCircuit<Fr> circuit_;
   std::shared_ptr<const DeviceProvingKey<Curve>> key_;
   std::unique_ptr<ntt::DeviceDomain<Fr>> domain_;
   PartitionShape shape_;
+  bool has_matrices_ = true;
 };
 
 }  // namespace cuzk::gpu::prover
