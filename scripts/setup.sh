@@ -14,6 +14,8 @@ packages=(
   libtbb-dev libcli11-dev nlohmann-json3-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler  # the daemon's API
   libtomlplusplus-dev               # the daemon's config
+  libcpp-httplib-dev libssl-dev     # the daemon's HTTP endpoint; token identities
+  python3-grpcio python3-protobuf   # the daemon's black-box tests (tests/service/hostile)
   libsqlite3-dev                    # the engine's job journal
   python3 gnuplot-nox               # tools/plot_timeline.py (the timeline picture)
 )

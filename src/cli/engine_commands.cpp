@@ -3,9 +3,11 @@
 // or TCP (--address host:port, default $CUZK_ADDRESS) with an optional bearer token (--token,
 // default $CUZK_TOKEN: an environment variable keeps it out of `ps`).
 // Exit codes: 0 success; 1 failure (the job failed or was cancelled, the daemon is unreachable
-// or refused: UNAVAILABLE, RESOURCE_EXHAUSTED, UNAUTHENTICATED, INTERNAL); 2 bad input
-// (INVALID_ARGUMENT, NOT_FOUND, unreadable files); 3 `await`: the job is not final yet.
+// or refused: UNAVAILABLE, RESOURCE_EXHAUSTED, UNAUTHENTICATED, PERMISSION_DENIED, INTERNAL);
+// 2 bad input (INVALID_ARGUMENT, NOT_FOUND, unreadable files); 3 `await`: the job is not final
+// yet.
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -72,10 +74,49 @@ void run(int& exit_code, const Connection& connection, Body&& body) {
   }
 }
 
+// A witness file's bytes: a regular file only (a directory, a FIFO or a device is refused
+// before anything is read), read at the size it has.
 std::string read_file(const std::string& path) {
-  // Mapped: a regular file only (a directory, FIFO or device is refused, naming it).
-  const formats::MappedFile file = formats::MappedFile::open(path);
-  return std::string(file.bytes().begin(), file.bytes().end());
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec) CUZK_INVALID_INPUT("cannot read '" + path + "': " + ec.message());
+  if (fs::is_directory(status))
+    CUZK_INVALID_INPUT("'" + path + "' is a directory, not a .wtns file");
+  if (!fs::is_regular_file(status)) CUZK_INVALID_INPUT("'" + path + "' is not a regular file");
+  const auto size = fs::file_size(path, ec);
+  if (ec) CUZK_INVALID_INPUT("cannot read '" + path + "': " + ec.message());
+  std::ifstream in(path, std::ios::binary);
+  if (!in) CUZK_INVALID_INPUT("cannot read '" + path + "'");
+  std::string bytes(size, '\0');  // one read: witnesses are gigabytes
+  if (!in.read(bytes.data(), std::streamsize(bytes.size()))) {
+    CUZK_INVALID_INPUT("cannot read '" + path + "'");
+  }
+  return bytes;
+}
+
+// What a proof file holds: proof.json text, or a .params key's 192-byte proof, as `cuzk prove`
+// writes it and `cuzk verify` reads it. From `proof` (with its `proof_format`); a daemon that
+// fills only the deprecated proof_json (a .params key's proof as 384 hex digits) is read as
+// before.
+std::string proof_file_bytes(const v1::PartitionProof& partition) {
+  if (partition.proof_format() != v1::PROOF_FORMAT_UNSPECIFIED) return partition.proof();
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  const std::string& text = partition.proof_json();
+#pragma GCC diagnostic pop
+  constexpr size_t kBellmanHexDigits = 384;
+  const auto nibble = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
+  if (text.size() != kBellmanHexDigits ||
+      !std::all_of(text.begin(), text.end(), [&](char c) { return nibble(c) >= 0; })) {
+    return text;
+  }
+  std::string bytes(kBellmanHexDigits / 2, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    bytes[i] = char(nibble(text[2 * i]) << 4 | nibble(text[2 * i + 1]));
+  }
+  return bytes;
 }
 
 void write_file(const fs::path& path, const std::string& text) {
@@ -220,12 +261,7 @@ void add_engine_client_commands(CLI::App& app, int& exit_code) {
         const int n = result.partitions_size();
         for (int p = 0; p < n; ++p) {
           if (!f->proof.empty()) {
-            // The proof file's bytes, as `cuzk prove` writes them (a .params key's: the
-            // 192-byte proof); a daemon that predates the field sends proof_json only.
-            const auto& part = result.partitions(p);
-            write_file(partition_path(f->proof, p, n),
-                       part.proof_format() != v1::PROOF_FORMAT_UNSPECIFIED ? part.proof()
-                                                                           : part.proof_json());
+            write_file(partition_path(f->proof, p, n), proof_file_bytes(result.partitions(p)));
           }
           if (!f->public_json.empty()) {
             write_file(partition_path(f->public_json, p, n), result.partitions(p).public_json());

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <ctime>
 #include <fstream>
@@ -26,7 +27,10 @@ namespace {
 
 struct ServeFlags {
   std::string config;
-  std::string socket, address, token, token_file, http, log_level, timeline, backend, key_dir;
+  std::string socket, address, token, token_file, tokens_file, admin_token_file, http, log_level,
+      timeline, backend, key_dir, journal;
+  bool insecure_no_token = false;
+  std::vector<std::string> allow_paths_over_tcp;
   int workers_per_gpu = 0, cpu_workers = 0, sim_gpus = 0;
   uint64_t queue_capacity = 0;
   double retention_s = -1, drain_timeout_s = -1, sim_kernel_ns = -1;
@@ -49,12 +53,13 @@ service::DaemonConfig make_config(const ServeFlags& f, CLI::App& cmd) {
   if (given("--socket")) c.socket = f.socket;
   if (given("--address")) c.tcp_address = f.address;
   if (given("--token")) c.token = f.token;
-  if (given("--token-file")) {
-    std::ifstream in(f.token_file);
-    if (!in || !std::getline(in, c.token) || c.token.empty()) {
-      CUZK_INVALID_INPUT("--token-file: cannot read a token from '" + f.token_file + "'");
-    }
+  if (given("--token-file")) c.token = service::read_token_file(f.token_file, "--token-file");
+  if (given("--tokens-file")) c.tokens = service::read_tokens_file(f.tokens_file, "--tokens-file");
+  if (given("--admin-token-file")) {
+    c.admin_token = service::read_token_file(f.admin_token_file, "--admin-token-file");
   }
+  if (given("--insecure-no-token")) c.insecure_no_token = f.insecure_no_token;
+  for (const auto& dir : f.allow_paths_over_tcp) c.allow_paths_over_tcp.emplace_back(dir);
   if (given("--http")) c.http_address = f.http;
   if (given("--log-level")) c.log_level = f.log_level;
   if (given("--timeline")) c.timeline_file = f.timeline;
@@ -63,12 +68,17 @@ service::DaemonConfig make_config(const ServeFlags& f, CLI::App& cmd) {
   if (given("--cpu-workers")) c.engine.cpu_workers = f.cpu_workers;
   if (given("--queue-capacity")) c.engine.queue_capacity = f.queue_capacity;
   if (given("--retention")) {
-    c.engine.result_retention = std::chrono::milliseconds(int64_t(f.retention_s * 1000));
+    // validate() bounds it; a negative or absurd value is refused there, not wrapped here.
+    if (!(f.retention_s >= 0 && f.retention_s <= 1e9)) {
+      CUZK_INVALID_INPUT("--retention " + std::to_string(f.retention_s) + ": expected seconds ≥ 0");
+    }
+    c.engine.result_retention = std::chrono::milliseconds(std::llround(f.retention_s * 1000));
   }
   if (given("--drain-timeout")) c.drain_timeout_s = f.drain_timeout_s;
   if (given("--host-budget"))
     c.engine.host_bytes = service::parse_size(f.host_budget, "--host-budget");
   if (given("--key-dir")) c.key_directory = f.key_dir;
+  if (given("--journal")) c.engine.journal_path = f.journal;
   for (const auto& k : f.keys) {
     auto [id, path] = split_pair(k, "--key");
     c.key_files[id] = path;
@@ -118,8 +128,16 @@ int serve(const ServeFlags& flags, CLI::App& cmd) {
       .kv("signal", signal == SIGTERM ? "SIGTERM" : "SIGINT")
       .kv("action", "drain");
   std::atomic<bool> done{false};
+  // An exception leaving a thread's function ends the process with std::terminate: the drain's
+  // failures are logged here and the process still exits through the path below.
   std::thread stopper([&] {
-    daemon->stop();
+    try {
+      daemon->stop();
+    } catch (const std::exception& e) {
+      service::log_error("drain_failed").kv("error", e.what());
+    } catch (...) {
+      service::log_error("drain_failed").kv("error", "unknown exception");
+    }
     done = true;
   });
   // A second signal while draining cancels what is left.
@@ -149,6 +167,14 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--address", flags->address, "TCP host:port to listen on");
   cmd->add_option("--token", flags->token, "bearer token required from TCP clients");
   cmd->add_option("--token-file", flags->token_file, "read the token from this file");
+  cmd->add_option("--tokens-file", flags->tokens_file,
+                  "client tokens, one per line: each its own client, owning its jobs");
+  cmd->add_option("--admin-token-file", flags->admin_token_file,
+                  "a token that may see and cancel every client's jobs and manage keys");
+  cmd->add_flag("--insecure-no-token", flags->insecure_no_token,
+                "allow a TCP listener without a token (anyone reaching the port may submit)");
+  cmd->add_option("--allow-paths-over-tcp", flags->allow_paths_over_tcp,
+                  "a directory whose witness/key paths TCP clients may name (repeatable)");
   cmd->add_option("--http", flags->http, "host:port for HTTP /metrics and /status (\"\" for none)");
   cmd->add_option("--log-level", flags->log_level, "debug, info, warn or error");
   cmd->add_option("--timeline", flags->timeline, "file for the timeline (JSON lines)");
@@ -163,6 +189,8 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--host-budget", flags->host_budget, "host bytes for partitions (\"64GiB\")");
   cmd->add_option("--key-dir", flags->key_dir,
                   "register every *.zkey, and every *.params with its .r1cs, here (id = stem)");
+  cmd->add_option("--journal", flags->journal,
+                  "the durable job journal (SQLite file); jobs and results survive restarts");
   cmd->add_option("--key", flags->keys, "register a key: ID=PATH (repeatable)");
   cmd->add_option("--key-budget", flags->key_budgets, "TIER=SIZE, tier vram|pinned|mmap");
   cmd->add_option("--preload", flags->preload, "load this key at start (repeatable)");

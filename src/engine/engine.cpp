@@ -318,7 +318,7 @@ JobResult Engine::Impl::result_locked(const JobRecord& job) const {
   return r;
 }
 
-JobResult Engine::await(JobId id, std::chrono::milliseconds timeout) {
+JobResult Engine::await(JobId id, std::chrono::milliseconds timeout, bool fetch) {
   Impl& m = *impl_;
   std::unique_lock lock(m.jobs_mutex);
   m.sweep_expired_locked(Clock::now());
@@ -330,9 +330,30 @@ JobResult Engine::await(JobId id, std::chrono::milliseconds timeout) {
   std::shared_ptr<JobRecord> job = it->second;
   m.jobs_changed.wait_for(lock, timeout, [&] { return is_final(job->state); });
   // Fetched: the journal need not keep it past this start.
-  if (is_final(job->state) && m.journal && !job->fetched) m.journal->forget(job->id);
-  if (is_final(job->state)) job->fetched = true;
+  if (fetch && is_final(job->state) && m.journal && !job->fetched) m.journal->forget(job->id);
+  if (fetch && is_final(job->state)) job->fetched = true;
   return m.result_locked(*job);
+}
+
+void Engine::fetched(JobId id) {
+  Impl& m = *impl_;
+  std::lock_guard lock(m.jobs_mutex);
+  auto it = m.jobs.find(id);
+  if (it == m.jobs.end() || !is_final(it->second->state) || it->second->fetched) return;
+  if (m.journal) m.journal->forget(id);
+  it->second->fetched = true;
+}
+
+std::pair<std::string, JobState> Engine::peek(JobId id) {
+  Impl& m = *impl_;
+  std::lock_guard lock(m.jobs_mutex);
+  m.sweep_expired_locked(Clock::now());
+  auto it = m.jobs.find(id);
+  if (it == m.jobs.end()) {
+    CUZK_THROW(ErrorKind::kNotFound,
+               "unknown job " + std::to_string(id) + " (or its result expired)");
+  }
+  return {it->second->spec.owner, it->second->state};
 }
 
 bool Engine::cancel(JobId id) {

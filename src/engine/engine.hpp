@@ -37,6 +37,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/backend.hpp"
@@ -114,7 +115,14 @@ class Engine {
   JobId submit(JobSpec spec);
   // The job's result once it is final, waiting up to `timeout`; before that, its current state
   // (kQueued or kRunning) with no outputs. Throws kNotFound for an unknown or expired job.
-  JobResult await(JobId id, std::chrono::milliseconds timeout);
+  // `fetch` = false leaves a final result in the journal until fetched(id): for a caller that
+  // first makes sure the result reached its client.
+  JobResult await(JobId id, std::chrono::milliseconds timeout, bool fetch = true);
+  // The result of a final job reached its client: the journal need not keep it past this start.
+  void fetched(JobId id);
+  // The job's owner (JobSpec::owner) and state now, without fetching it: a final result stays
+  // in the journal for its await. Throws kNotFound for an unknown or expired job.
+  std::pair<std::string, JobState> peek(JobId id);
   // Cancels queued partitions at once and running ones at their next stage boundary; the job
   // ends kCancelled (or as it was, if it was already final: then false).
   bool cancel(JobId id);

@@ -13,19 +13,14 @@ constexpr size_t kSectionHeaderBytes = 12;  // id, size
 
 }  // namespace
 
-std::string printable_bytes(std::span<const uint8_t> bytes) {
-  static const char* kHex = "0123456789abcdef";
-  std::string out;
-  for (uint8_t b : bytes) {
-    if (b >= 0x20 && b < 0x7f && b != '"' && b != '\\') {
-      out += char(b);
-    } else {
-      out += "\\x";
-      out += kHex[b >> 4];
-      out += kHex[b & 15];
+std::string describe_magic(std::span<const uint8_t> bytes) {
+  for (std::string_view known : {"r1cs", "wtns", "zkey"}) {
+    if (bytes.size() >= 4 && std::string_view(reinterpret_cast<const char*>(bytes.data()), 4) ==
+                                 known) {
+      return "a ." + std::string(known) + " file";
     }
   }
-  return out;
+  return "a file without the magic of a .r1cs, .wtns or .zkey file";
 }
 
 BinaryContainer BinaryContainer::parse(std::span<const uint8_t> bytes, std::string_view file_name,
@@ -42,8 +37,8 @@ BinaryContainer BinaryContainer::parse(std::span<const uint8_t> bytes, std::stri
   }
   std::span<const uint8_t> magic = bytes.first(4);
   if (std::string_view(reinterpret_cast<const char*>(magic.data()), 4) != spec.magic) {
-    CUZK_INVALID_INPUT(name + ": not a ." + expected_magic + " file: magic \"" +
-                       printable_bytes(magic) + "\", expected \"" + expected_magic + "\"");
+    CUZK_INVALID_INPUT(name + ": not a ." + expected_magic + " file (it does not begin with \"" +
+                       expected_magic + "\"): " + describe_magic(magic));
   }
   if (bytes.size() < kHeaderBytes) {
     CUZK_INVALID_INPUT(name + ": truncated header: " + std::to_string(bytes.size()) +
@@ -51,6 +46,7 @@ BinaryContainer BinaryContainer::parse(std::span<const uint8_t> bytes, std::stri
   }
   c.version_ = load_u32_le(bytes.data() + 4);
   if (c.version_ != spec.version) {
+    // Reached only by a file with this format's magic: its version is no secret of another file.
     CUZK_INVALID_INPUT(name + ": ." + expected_magic + " version " + std::to_string(c.version_) +
                        " is not supported (this reader knows version " +
                        std::to_string(spec.version) + ")");

@@ -142,9 +142,10 @@ class BinaryWriter {
 // for messages that say what a section should have held.
 std::string describe_product(uint64_t count, uint64_t unit, bool count_is_power_of_two = false);
 
-// Printable ASCII as is and every other byte as \xNN: shows a magic or a name from a file
-// in a message without letting control bytes through.
-std::string printable_bytes(std::span<const uint8_t> bytes);
+// What a file's first four bytes say, without repeating them (messages never carry a file's
+// contents: a daemon may be asked to read a file its client must not see): "a .r1cs file",
+// "a .wtns file" or "a .zkey file" for those magics, else that it has none of them.
+std::string describe_magic(std::span<const uint8_t> bytes);
 
 // count·unit, or nullopt if it does not fit in 64 bits.
 std::optional<uint64_t> checked_product(uint64_t count, uint64_t unit);

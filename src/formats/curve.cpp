@@ -120,9 +120,8 @@ CurveId sniff_curve(std::span<const uint8_t> file, std::string_view file_name) {
     }
     return *by_q;
   }
-  CUZK_INVALID_INPUT(
-      name + ": not a .r1cs, .wtns or .zkey file (magic " +
-      (magic ? "\"" + printable_bytes(file.first(4)) + "\"" : std::string("missing")) + ")");
+  CUZK_INVALID_INPUT(name + ": not a .r1cs, .wtns or .zkey file (" +
+                     (magic ? describe_magic(file.first(4)) : std::string("no magic")) + ")");
 }
 
 CurveId sniff_curve(const std::filesystem::path& path) {

@@ -1,10 +1,12 @@
 #include "service/config.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <toml++/toml.h>
 
@@ -13,6 +15,8 @@
 
 namespace cuzk::service {
 namespace {
+
+constexpr double kMaxRetentionS = 365.0 * 24 * 3600;
 
 // One TOML table being read: every lookup records the key, so that what is left over at the
 // end is an option this version does not know (a typo) and is reported as such.
@@ -112,6 +116,19 @@ class Section {
   std::set<std::string> known_;
 };
 
+std::string checked_token(std::string token, const std::string& where) {
+  while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back()))) {
+    token.pop_back();
+  }
+  if (token.empty()) CUZK_INVALID_INPUT(where + " holds no token");
+  for (const char ch : token) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u <= 0x20 || u == 0x7f)
+      CUZK_INVALID_INPUT(where + ": a token has a space or control character");
+  }
+  return token;
+}
+
 }  // namespace
 
 uint64_t parse_size(std::string_view text, const std::string& what) {
@@ -140,6 +157,31 @@ uint64_t parse_size(std::string_view text, const std::string& what) {
   }
   CUZK_INVALID_INPUT(what + ": unknown unit '" + unit + "' in '" + s +
                      "' (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
+}
+
+std::string read_token_file(const std::filesystem::path& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  std::string token;
+  if (!in || !std::getline(in, token)) {
+    CUZK_INVALID_INPUT(what + ": cannot read a token from '" + path.string() + "'");
+  }
+  return checked_token(std::move(token), what + ": '" + path.string() + "'");
+}
+
+std::vector<std::string> read_tokens_file(const std::filesystem::path& path,
+                                          const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) CUZK_INVALID_INPUT(what + ": cannot read '" + path.string() + "'");
+  std::vector<std::string> tokens;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    tokens.push_back(checked_token(
+        line.substr(first), what + ": '" + path.string() + "' line " + std::to_string(number)));
+  }
+  if (tokens.empty()) CUZK_INVALID_INPUT(what + ": '" + path.string() + "' holds no token");
+  return tokens;
 }
 
 DaemonConfig parse_config(std::string_view toml_text, const std::string& source_name) {
@@ -172,16 +214,32 @@ DaemonConfig parse_config(std::string_view toml_text, const std::string& source_
     if (c.socket_mode > 0777) server.fail("socket_mode", "must be a permission mode ≤ 0777");
   }
   server.string("tcp_address", c.tcp_address);
-  server.string("token", c.token);
-  std::filesystem::path token_file;
-  server.path("token_file", token_file);
-  if (!token_file.empty()) {
-    if (!c.token.empty()) server.fail("token_file", "give either token or token_file");
-    std::ifstream in(token_file);
-    if (!in) server.fail("token_file", "cannot read '" + token_file.string() + "'");
-    std::getline(in, c.token);
-    if (c.token.empty()) server.fail("token_file", "'" + token_file.string() + "' is empty");
+  for (auto [value_key, file_key, out] :
+       {std::tuple{"token", "token_file", &c.token},
+        std::tuple{"admin_token", "admin_token_file", &c.admin_token}}) {
+    server.string(value_key, *out);
+    std::filesystem::path file;
+    server.path(file_key, file);
+    if (!file.empty()) {
+      if (!out->empty())
+        server.fail(file_key, std::string("give either ") + value_key + " or " + file_key);
+      *out = read_token_file(file, source_name + ": " + server.where(file_key));
+    }
   }
+  std::filesystem::path tokens_file;
+  server.path("tokens_file", tokens_file);
+  if (!tokens_file.empty()) {
+    c.tokens = read_tokens_file(tokens_file, source_name + ": " + server.where("tokens_file"));
+  }
+  server.boolean("insecure_no_token", c.insecure_no_token);
+  std::vector<std::string> allowed;
+  server.strings("allow_paths_over_tcp", allowed);
+  for (const auto& dir : allowed) c.allow_paths_over_tcp.emplace_back(dir);
+  server.boolean("paths_no_follow", c.paths_no_follow);
+  server.integer("max_partitions_per_request", c.max_partitions_per_request, 1, 1 << 20);
+  server.size("grpc_memory_bytes", c.grpc_memory_bytes);
+  server.integer("grpc_max_threads", c.grpc_max_threads, 4, 4096);
+  server.number("http_timeout_s", c.http_timeout_s, 0.1);
   server.string("http_address", c.http_address);
   server.string("log_level", c.log_level);
   server.string("timeline_file", c.timeline_file);
@@ -197,6 +255,9 @@ DaemonConfig parse_config(std::string_view toml_text, const std::string& source_
   eng.integer("queue_capacity", c.engine.queue_capacity, 1, int64_t(1) << 32);
   double retention_s = std::chrono::duration<double>(c.engine.result_retention).count();
   eng.number("result_retention_s", retention_s, 0);
+  if (retention_s > kMaxRetentionS) {
+    eng.fail("result_retention_s", "at most " + std::to_string(int64_t(kMaxRetentionS)) + " s");
+  }
   c.engine.result_retention = std::chrono::milliseconds(std::llround(retention_s * 1000));
   eng.size("host_bytes", c.engine.host_bytes);
   eng.size("host_margin_bytes", c.engine.host_margin_bytes);
@@ -275,8 +336,44 @@ void validate(const DaemonConfig& c) {
   }
   if (c.engine.cpu_workers < 1) CUZK_INVALID_INPUT("cpu_workers must be ≥ 1");
   if (c.engine.queue_capacity < 1) CUZK_INVALID_INPUT("queue_capacity must be ≥ 1");
-  if (c.drain_timeout_s < 0) CUZK_INVALID_INPUT("drain_timeout_s cannot be negative");
-  if (!c.token.empty() && c.tcp_address.empty()) {
+  if (!(c.drain_timeout_s >= 0 && c.drain_timeout_s <= 86400)) {
+    CUZK_INVALID_INPUT("drain_timeout_s must be 0..86400 seconds");
+  }
+  const auto retention_ms = c.engine.result_retention.count();
+  if (retention_ms < 0 || retention_ms > int64_t(kMaxRetentionS * 1000)) {
+    CUZK_INVALID_INPUT("result retention must be 0.." + std::to_string(int64_t(kMaxRetentionS)) +
+                       " seconds");
+  }
+  if (!(c.timeline_flush_s >= 0.1)) CUZK_INVALID_INPUT("timeline_flush_s must be ≥ 0.1");
+  if (!(c.http_timeout_s >= 0.1 && c.http_timeout_s <= 3600)) {
+    CUZK_INVALID_INPUT("http_timeout_s must be 0.1..3600");
+  }
+  if (c.max_partitions_per_request < 1)
+    CUZK_INVALID_INPUT("max_partitions_per_request must be ≥ 1");
+  if (c.grpc_memory_bytes < (uint64_t(16) << 20)) {
+    CUZK_INVALID_INPUT("grpc_memory_bytes must be at least 16 MiB");
+  }
+  if (c.grpc_max_threads < 4) CUZK_INVALID_INPUT("grpc_max_threads must be ≥ 4");
+  if (c.sim.gpus < 1 || !(c.sim.kernel_ns_per_constraint >= 0)) {
+    CUZK_INVALID_INPUT("sim: gpus must be ≥ 1 and kernel_ns_per_constraint ≥ 0");
+  }
+  if (!c.tcp_address.empty() && c.token.empty() && c.tokens.empty() && !c.insecure_no_token) {
+    CUZK_INVALID_INPUT(
+        "a TCP listener needs a token (token or token_file); to accept any TCP client without "
+        "one, set insecure_no_token (--insecure-no-token)");
+  }
+  if (!c.admin_token.empty() && c.admin_token == c.token) {
+    CUZK_INVALID_INPUT("admin_token must differ from token");
+  }
+  for (const auto& dir : c.allow_paths_over_tcp) {
+    if (!dir.is_absolute()) {
+      CUZK_INVALID_INPUT("allow_paths_over_tcp: '" + dir.string() + "' is not an absolute path");
+    }
+  }
+  for (const auto& t : c.tokens) {
+    if (t == c.admin_token) CUZK_INVALID_INPUT("admin_token must differ from every client token");
+  }
+  if ((!c.token.empty() || !c.tokens.empty()) && c.tcp_address.empty()) {
     CUZK_INVALID_INPUT(
         "a token is set but there is no tcp_address (the unix socket is "
         "protected by its file mode)");

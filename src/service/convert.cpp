@@ -5,6 +5,43 @@
 #include "util/error.hpp"
 
 namespace cuzk::service {
+namespace {
+// Whether `text` is well-formed UTF-8 (a proto3 string field must be, or readers reject the
+// whole message).
+bool is_utf8(std::string_view text) {
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+  for (size_t i = 0; i < text.size();) {
+    const unsigned c = byte(i);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    // The lead byte gives the length and the range of the second byte (no overlong forms,
+    // no surrogates, nothing above U+10FFFF: RFC 3629's table).
+    size_t length = 0;
+    unsigned low = 0x80, high = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) {
+      length = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      length = 3;
+      if (c == 0xe0) low = 0xa0;
+      if (c == 0xed) high = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      length = 4;
+      if (c == 0xf0) low = 0x90;
+      if (c == 0xf4) high = 0x8f;
+    } else {
+      return false;
+    }
+    if (i + length > text.size() || byte(i + 1) < low || byte(i + 1) > high) return false;
+    for (size_t k = 2; k < length; ++k) {
+      if ((byte(i + k) & 0xc0) != 0x80) return false;
+    }
+    i += length;
+  }
+  return true;
+}
+}  // namespace
 
 engine::Priority priority_from_proto(int priority) {
   switch (priority) {
@@ -99,7 +136,13 @@ void result_to_proto(const engine::JobResult& r, v1::ProofResult& out) {
     auto* proof = out.add_partitions();
     proof->set_proof(p.proof.data(), p.proof.size());
     proof->set_proof_format(proof_format_to_proto(p.format));
-    proof->set_proof_json(legacy_proof_text(p));
+    // A sim token of a binary witness is not text: a proto3 string must be UTF-8.
+    if (auto text = legacy_proof_text(p); is_utf8(text)) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+      proof->set_proof_json(std::move(text));
+#pragma GCC diagnostic pop
+    }
     proof->set_public_json(p.public_inputs);
   }
   auto* t = out.mutable_timings();

@@ -1,9 +1,11 @@
 #include "service/daemon.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,15 +55,23 @@ std::map<engine::KeyTier, uint64_t> default_budgets(const engine::Backend& backe
                                      config.engine.vram_margin_bytes);
 }
 
-void register_keys(engine::Engine& engine, const DaemonConfig& c) {
+// Registers the configured keys; returns each key's witness bound: what one partition of it
+// takes in host memory, which a witness file never exceeds.
+std::map<std::string, uint64_t> register_keys(engine::Engine& engine, const DaemonConfig& c) {
+  std::map<std::string, uint64_t> bounds;
+  const auto add = [&](const std::string& id, const engine::KeySource& source) {
+    engine.register_key(id, source);
+    bounds[id] = engine.backend().partition_host_bytes(source);
+  };
   for (const auto& [id, path] : configured_keys(c)) {
-    engine.register_key(id, {path});
+    add(id, {path});
     log_info("key_registered").kv("key", id).kv("path", path.string());
   }
   for (const auto& [id, constraints] : c.sim_keys) {
-    engine.register_key(id, {fs::path("sim") / id, constraints});
+    add(id, {fs::path("sim") / id, constraints});
     log_info("key_registered").kv("key", id).kv("sim_constraints", constraints);
   }
+  return bounds;
 }
 
 // The backend the config names (engine::make_backend: auto is the GPUs where present).
@@ -91,7 +101,7 @@ std::unique_ptr<Daemon> Daemon::start(const DaemonConfig& config) {
   if (options.keys.budgets.empty()) options.keys.budgets = default_budgets(*backend, config);
   log_info("backend").kv("name", backend->name()).kv("gpus", backend->device_count());
   d->engine_ = engine::Engine::create(options, std::move(backend));
-  register_keys(*d->engine_, config);
+  const auto witness_bounds = register_keys(*d->engine_, config);
   d->engine_->resume();  // the jobs the journal held unfinished, now that their keys are known
   for (const auto& id : config.preload) {
     const auto t0 = engine::Clock::now();
@@ -110,12 +120,32 @@ std::unique_ptr<Daemon> Daemon::start(const DaemonConfig& config) {
   server.unix_socket = config.socket;
   server.socket_mode = config.socket_mode;
   server.tcp_address = config.tcp_address;
-  server.token = config.token;
+  if (!config.token.empty()) server.tokens.push_back(config.token);
+  server.tokens.insert(server.tokens.end(), config.tokens.begin(), config.tokens.end());
+  server.admin_token = config.admin_token;
+  server.insecure_no_token = config.insecure_no_token;
+  server.allow_paths_over_tcp = config.allow_paths_over_tcp;
+  server.paths_no_follow = config.paths_no_follow;
+  server.max_partitions_per_request = config.max_partitions_per_request;
+  server.grpc_memory_bytes = config.grpc_memory_bytes;
+  server.grpc_max_threads = config.grpc_max_threads;
+  // The largest request: the largest witness any configured key takes, in every partition of
+  // a job, with room for the message's own fields.
+  uint64_t largest_witness = 0;
+  for (const auto& [id, bytes] : witness_bounds) largest_witness = std::max(largest_witness, bytes);
+  const uint64_t kEnvelope = 1 << 20;
+  server.max_receive_bytes =
+      largest_witness > (UINT64_MAX - kEnvelope) / config.max_partitions_per_request
+          ? UINT64_MAX
+          : largest_witness * config.max_partitions_per_request + kEnvelope;
+  server.witness_bounds = witness_bounds;
   d->server_ = Server::start(*d->engine_, server);
   if (!config.http_address.empty()) {
-    d->http_ = HttpServer::start(config.http_address, [raw = d.get()](const std::string& path) {
-      return raw->http_answer(path);
-    });
+    HttpOptions http;
+    http.timeout = std::chrono::milliseconds(std::llround(config.http_timeout_s * 1000));
+    d->http_ = HttpServer::start(
+        config.http_address,
+        [raw = d.get()](const std::string& path) { return raw->http_answer(path); }, http);
   }
   if (!config.timeline_file.empty()) {
     d->timeline_thread_ = std::thread([raw = d.get()] { raw->timeline_loop(); });

@@ -1,54 +1,11 @@
 #include "service/http.hpp"
 
-#include <cerrno>
-#include <chrono>
-#include <cstring>
-
-#include <arpa/inet.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include <httplib.h>
 
 #include "service/log.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::service {
-namespace {
-
-constexpr size_t kMaxRequest = 8192;
-constexpr int kRequestTimeoutMs = 2000;
-
-const char* reason(int status) {
-  switch (status) {
-    case 200:
-      return "OK";
-    case 400:
-      return "Bad Request";
-    case 404:
-      return "Not Found";
-    case 405:
-      return "Method Not Allowed";
-    case 503:
-      return "Service Unavailable";
-    default:
-      return status < 500 ? "Error" : "Internal Server Error";
-  }
-}
-
-void write_all(int fd, const std::string& data) {
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;  // the client went away; nothing to tell it
-    done += size_t(n);
-  }
-}
-
-}  // namespace
 
 std::pair<std::string, int> split_host_port(const std::string& address) {
   const auto colon = address.rfind(':');
@@ -70,128 +27,62 @@ std::pair<std::string, int> split_host_port(const std::string& address) {
   return {host.empty() ? "0.0.0.0" : host, port};
 }
 
-std::unique_ptr<HttpServer> HttpServer::start(const std::string& address, Handler handler) {
+std::unique_ptr<HttpServer> HttpServer::start(const std::string& address, Handler handler,
+                                              const HttpOptions& options) {
   const auto [host, port] = split_host_port(address);
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  if (int rc = ::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found); rc != 0) {
-    CUZK_INVALID_INPUT("http address '" + address + "': " + ::gai_strerror(rc));
-  }
-  int fd = -1;
-  std::string error = "no address";
-  for (addrinfo* a = found; a; a = a->ai_next) {
-    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) continue;
-    const int one = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 64) == 0) break;
-    error = std::strerror(errno);
-    ::close(fd);
-    fd = -1;
-  }
-  ::freeaddrinfo(found);
-  if (fd < 0) CUZK_THROW(ErrorKind::kInternal, "http: cannot listen on " + address + ": " + error);
-  sockaddr_storage bound{};
-  socklen_t length = sizeof bound;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &length);
-  const int bound_port = bound.ss_family == AF_INET6
-                             ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
-                             : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-  int wake[2];
-  if (::pipe2(wake, O_CLOEXEC) != 0) {
-    ::close(fd);
-    CUZK_THROW(ErrorKind::kInternal, "http: pipe: " + std::string(std::strerror(errno)));
-  }
-  std::unique_ptr<HttpServer> server(
-      new HttpServer(fd, wake[0], wake[1], bound_port, std::move(handler)));
-  server->thread_ = std::thread([s = server.get()] { s->serve(); });
-  return server;
+  std::unique_ptr<HttpServer> http(new HttpServer());
+  http->server_ = std::make_unique<httplib::Server>();
+  auto& server = *http->server_;
+  const int threads = options.threads;
+  server.new_task_queue = [threads] { return new httplib::ThreadPool(size_t(threads)); };
+  server.set_read_timeout(options.timeout);
+  server.set_write_timeout(options.timeout);
+  // A connection holds one of the pool's threads while it is open: idle ones are let go soon.
+  server.set_keep_alive_timeout(1);
+  server.set_keep_alive_max_count(100);
+  server.set_payload_max_length(8192);
+  const auto answer = [handler = std::move(handler)](const httplib::Request& request,
+                                                     httplib::Response& response) {
+    HttpResponse r;
+    try {
+      r = handler(request.path);
+    } catch (const std::exception& e) {
+      log_warn("http_request_failed").kv("path", request.path).kv("error", e.what());
+      r = {500, "text/plain; charset=utf-8", "internal error\n"};
+    }
+    response.status = r.status;
+    response.set_content(r.body, r.content_type.c_str());
+  };
+  server.Get(".*", answer);  // HEAD is answered by the GET handler without the body
+  const auto refuse = [](const httplib::Request&, httplib::Response& response) {
+    response.status = 405;
+    response.set_header("Allow", "GET, HEAD");
+    response.set_content("only GET and HEAD\n", "text/plain; charset=utf-8");
+  };
+  server.Post(".*", refuse);
+  server.Put(".*", refuse);
+  server.Patch(".*", refuse);
+  server.Delete(".*", refuse);
+  server.Options(".*", refuse);
+  server.set_error_handler([](const httplib::Request&, httplib::Response& response) {
+    if (response.body.empty()) {
+      response.set_content("error " + std::to_string(response.status) + "\n",
+                           "text/plain; charset=utf-8");
+    }
+  });
+  http->port_ =
+      port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
+  if (http->port_ <= 0) CUZK_THROW(ErrorKind::kInternal, "http: cannot listen on " + address);
+  http->thread_ = std::thread([s = http->server_.get()] { s->listen_after_bind(); });
+  return http;
 }
-
-HttpServer::HttpServer(int fd, int wake_fd_read, int wake_fd_write, int port, Handler handler)
-    : fd_(fd),
-      wake_read_(wake_fd_read),
-      wake_write_(wake_fd_write),
-      port_(port),
-      handler_(std::move(handler)) {}
 
 HttpServer::~HttpServer() { stop(); }
 
 void HttpServer::stop() {
   if (!thread_.joinable()) return;
-  const char byte = 0;
-  [[maybe_unused]] ssize_t n = ::write(wake_write_, &byte, 1);
+  server_->stop();
   thread_.join();
-  ::close(fd_);
-  ::close(wake_read_);
-  ::close(wake_write_);
-}
-
-void HttpServer::serve() {
-  for (;;) {
-    pollfd fds[2] = {{fd_, POLLIN, 0}, {wake_read_, POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      log_error("http_poll_failed").kv("error", std::strerror(errno));
-      return;
-    }
-    if (fds[1].revents) return;
-    if (!(fds[0].revents & POLLIN)) continue;
-    const int connection = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (connection < 0) continue;
-    try {
-      answer(connection);
-    } catch (const std::exception& e) {
-      log_warn("http_request_failed").kv("error", e.what());
-    }
-    ::close(connection);
-  }
-}
-
-void HttpServer::answer(int connection) {
-  std::string request;
-  char buffer[2048];
-  const auto started = std::chrono::steady_clock::now();
-  while (request.find("\r\n\r\n") == std::string::npos) {
-    if (request.size() > kMaxRequest) return;
-    const int left = kRequestTimeoutMs - int(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                 std::chrono::steady_clock::now() - started)
-                                                 .count());
-    pollfd p{connection, POLLIN, 0};
-    if (left <= 0 || ::poll(&p, 1, left) <= 0) return;
-    const ssize_t n = ::recv(connection, buffer, sizeof buffer, 0);
-    if (n <= 0) return;
-    request.append(buffer, size_t(n));
-  }
-  // Request line: METHOD SP target SP version.
-  const auto line_end = request.find("\r\n");
-  const std::string line = request.substr(0, line_end);
-  const auto sp1 = line.find(' ');
-  const auto sp2 = sp1 == std::string::npos ? sp1 : line.find(' ', sp1 + 1);
-  HttpResponse response;
-  std::string method;
-  if (sp2 == std::string::npos) {
-    response = {400, "text/plain; charset=utf-8", "malformed request line\n"};
-  } else {
-    method = line.substr(0, sp1);
-    std::string path = line.substr(sp1 + 1, sp2 - sp1 - 1);
-    if (auto q = path.find('?'); q != std::string::npos) path.resize(q);
-    if (method != "GET" && method != "HEAD") {
-      response = {405, "text/plain; charset=utf-8", "only GET and HEAD\n"};
-    } else {
-      response = handler_(path);
-    }
-  }
-  std::string head = "HTTP/1.1 " + std::to_string(response.status) + " " + reason(response.status) +
-                     "\r\nContent-Type: " + response.content_type +
-                     "\r\nContent-Length: " + std::to_string(response.body.size()) +
-                     "\r\nConnection: close\r\n";
-  if (response.status == 405) head += "Allow: GET, HEAD\r\n";
-  head += "\r\n";
-  write_all(connection, method == "HEAD" ? head : head + response.body);
 }
 
 }  // namespace cuzk::service

@@ -1,17 +1,23 @@
 #pragma once
-// A tiny HTTP/1.1 responder for /metrics and /status: GET (and HEAD) only, one request per
-// connection (`Connection: close`), answered on the accepting thread. That is all a Prometheus
-// scraper or `curl` needs, and it keeps a web framework out of the daemon. Requests larger than
-// 8 KiB or slower than 2 s are dropped, so a stuck client delays others by at most that.
+// The HTTP endpoint for /metrics and /status, served by cpp-httplib (Debian's
+// libcpp-httplib-dev): GET and HEAD, connections answered concurrently by a pool of threads
+// (one per open connection), each connection bounded by read and write timeouts, a 1 s
+// keep-alive and a request size: an idle or slow client holds one thread for at most the
+// timeout and delays nobody else while fewer than `threads` such clients are connected.
 //
-// Ownership: the server owns its socket and thread; the handler must stay callable until the
-// server is destroyed (or stop() returns). Thread-safety: the handler runs on the server's
-// thread, one request at a time; start/stop/port from the owner's thread.
+// Ownership: the server owns its socket and threads; the handler must stay callable until the
+// server is destroyed (or stop() returns). Thread-safety: the handler runs on the pool's
+// threads, concurrently; start/stop/port from the owner's thread.
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
 #include <thread>
+
+namespace httplib {
+class Server;
+}
 
 namespace cuzk::service {
 
@@ -21,14 +27,20 @@ struct HttpResponse {
   std::string body;
 };
 
+struct HttpOptions {
+  std::chrono::milliseconds timeout = std::chrono::seconds(5);  // read and write, each
+  int threads = 16;
+};
+
 class HttpServer {
  public:
   // The request's path without its query string, e.g. "/metrics".
   using Handler = std::function<HttpResponse(const std::string& path)>;
 
-  // Listens on "host:port" (IPv4 or a name; port 0 picks a free one). Throws kInvalidInput for
-  // a malformed address and kInternal when the socket cannot be bound.
-  static std::unique_ptr<HttpServer> start(const std::string& address, Handler handler);
+  // Listens on "host:port" (port 0 picks a free one). Throws kInvalidInput for a malformed
+  // address and kInternal when the socket cannot be bound.
+  static std::unique_ptr<HttpServer> start(const std::string& address, Handler handler,
+                                           const HttpOptions& options = {});
   ~HttpServer();  // stop()
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
@@ -37,12 +49,9 @@ class HttpServer {
   void stop();
 
  private:
-  HttpServer(int fd, int wake_fd_read, int wake_fd_write, int port, Handler handler);
-  void serve();
-  void answer(int connection);
-
-  int fd_, wake_read_, wake_write_, port_;
-  Handler handler_;
+  HttpServer() = default;
+  std::unique_ptr<httplib::Server> server_;
+  int port_ = 0;
   std::thread thread_;
 };
 

@@ -1,29 +1,29 @@
-// The gRPC handlers of cuzk.v1.ProvingEngine: request → engine call → answer, errors → codes.
+// The gRPC handlers of cuzk.v1.ProvingEngine on the callback API: request → engine call →
+// answer, errors → codes; waits are kept by JobWaiters, not by threads.
 
 #include "service/server.hpp"
 
 #include <algorithm>
 #include <climits>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <map>
 #include <mutex>
 #include <set>
 #include <shared_mutex>
 
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/resource_quota.h>
 
 #include "cuzk/v1/proving_engine.grpc.pb.h"
 #include "engine/metrics.hpp"
-#include "formats/input_file.hpp"
+#include "service/auth.hpp"
 #include "service/convert.hpp"
 #include "service/http.hpp"
 #include "service/log.hpp"
+#include "service/requests.hpp"
+#include "service/status_codes.hpp"
+#include "service/waiters.hpp"
 
 namespace cuzk::service {
 namespace {
@@ -33,139 +33,126 @@ using grpc::Status;
 using grpc::StatusCode;
 using namespace std::chrono_literals;
 
-// An await is cut into slices this long so that a call whose client went away (or whose
-// deadline passed) notices within one slice.
-constexpr auto kAwaitSlice = 100ms;
-// Prove with timeout_ms = 0 waits until the call's own deadline.
-constexpr auto kForever = std::chrono::hours(24 * 365);
+// The longest wait a call may ask for (timeout_ms is clamped to it, so no deadline overflows);
+// Prove with timeout_ms = 0 waits this long, or until the call's own deadline.
+constexpr auto kLongestWait = std::chrono::milliseconds(std::chrono::hours(24 * 365));
+// Blocking calls (PreloadKey loads a key from disk, minutes for Filecoin keys) run on their own
+// threads, this many at once; more answer RESOURCE_EXHAUSTED.
+constexpr int kMaxBlockingCalls = 4;
 
-const char* code_name(StatusCode code) {
-  switch (code) {
-    case StatusCode::OK:
-      return "OK";
-    case StatusCode::CANCELLED:
-      return "CANCELLED";
-    case StatusCode::INVALID_ARGUMENT:
-      return "INVALID_ARGUMENT";
-    case StatusCode::DEADLINE_EXCEEDED:
-      return "DEADLINE_EXCEEDED";
-    case StatusCode::NOT_FOUND:
-      return "NOT_FOUND";
-    case StatusCode::RESOURCE_EXHAUSTED:
-      return "RESOURCE_EXHAUSTED";
-    case StatusCode::UNAVAILABLE:
-      return "UNAVAILABLE";
-    case StatusCode::UNAUTHENTICATED:
-      return "UNAUTHENTICATED";
-    case StatusCode::INTERNAL:
-      return "INTERNAL";
-    default:
-      return "OTHER";
-  }
-}
-
-StatusCode code_for_kind(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::kInvalidInput:
-      return StatusCode::INVALID_ARGUMENT;
-    case ErrorKind::kNotFound:
-      return StatusCode::NOT_FOUND;
-    case ErrorKind::kResourceExhausted:
-      return StatusCode::RESOURCE_EXHAUSTED;
-    case ErrorKind::kCuda:
-    case ErrorKind::kInternal:
-      return StatusCode::INTERNAL;
-  }
-  return StatusCode::INTERNAL;
-}
-
-// Length is not secret; the contents are compared without an early exit.
-bool same_token(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return diff == 0;
-}
-
-engine::JobSpec job_from_request(const v1::SubmitProofRequest& request) {
-  if (request.key_id().empty()) CUZK_INVALID_INPUT("key_id is empty");
-  if (request.partitions().empty()) {
-    CUZK_INVALID_INPUT("a job needs at least one partition (a witness)");
-  }
-  engine::JobSpec spec;
-  spec.key_id = request.key_id();
-  spec.priority = priority_from_proto(request.priority());
-  spec.request_id = request.request_id();
-  for (int i = 0; i < request.partitions_size(); ++i) {
-    const auto& w = request.partitions(i);
-    switch (w.source_case()) {
-      case v1::Witness::kWtns:
-        if (w.wtns().empty()) {
-          CUZK_INVALID_INPUT("partition " + std::to_string(i) + ": the witness is empty");
-        }
-        spec.partitions.push_back(
-            {std::make_shared<const std::vector<uint8_t>>(w.wtns().begin(), w.wtns().end())});
-        break;
-      case v1::Witness::kPath:
-        // Opened now (a regular file, its descriptor kept), mapped when a worker prepares the
-        // partition (engine/job.hpp).
-        spec.partitions.push_back({nullptr, formats::InputFile::open(w.path(), {})});
-        break;
-      default:
-        CUZK_INVALID_INPUT("partition " + std::to_string(i) +
-                           ": no witness (give wtns bytes or a path)");
-    }
-  }
-  return spec;
-}
-
-// The answer to a wait on a job: OK only for success; the job's own error code for a failure.
-Status result_status(const engine::JobResult& r) {
-  const std::string job = "job " + std::to_string(r.id);
-  switch (r.state) {
-    case engine::JobState::kSucceeded:
-      return Status::OK;
-    case engine::JobState::kFailed:
-      return Status(code_for_kind(r.error_kind.value_or(ErrorKind::kInternal)),
-                    job + " failed: " + r.error_message);
-    case engine::JobState::kCancelled:
-      return Status(StatusCode::CANCELLED, job + " was cancelled");
-    default:
-      return Status(StatusCode::DEADLINE_EXCEEDED,
-                    job + " is still " + std::string(engine::job_state_name(r.state)) + " after " +
-                        std::to_string(int64_t(r.timings.wall_ms)) + " ms");
-  }
+// One answer, word for word, for a job that is not there and for another caller's job.
+[[noreturn]] void unknown_job(engine::JobId id) {
+  CUZK_THROW(ErrorKind::kNotFound,
+             "unknown job " + std::to_string(id) + " (or its result expired)");
 }
 
 }  // namespace
-
-int status_code_for(const Error& error) {
-  if (dynamic_cast<const engine::ShuttingDownError*>(&error)) return int(StatusCode::UNAVAILABLE);
-  return int(code_for_kind(error.kind()));
-}
 
 class ProvingEngineService;
 
 struct Server::Impl {
   engine::Engine& engine;
   ServerOptions options;
+  PathPolicy paths;
   mutable std::shared_mutex accept_mutex;
   bool accepting = true;
   engine::Metrics rpc_metrics;
-  std::mutex logged_mutex;
+  std::mutex jobs_mutex;
+  std::map<std::string, uint64_t> witness_bounds;
   std::set<engine::JobId> logged_done;  // jobs whose completion was logged (bounded)
+  std::mutex blocking_mutex;
+  std::condition_variable blocking_done;
+  int blocking_calls = 0;
+  std::unique_ptr<JobWaiters> waiters;
+  std::unique_ptr<UnixListener> unix_listener;
   std::unique_ptr<ProvingEngineService> unix_service, tcp_service;
   std::unique_ptr<grpc::Server> unix_server, tcp_server;
   int tcp_port = 0;
   bool shut_down = false;
 
-  bool accepting_now() const;
-  Impl(engine::Engine& e, const ServerOptions& o) : engine(e), options(o) {
+  Impl(engine::Engine& e, const ServerOptions& o)
+      : engine(e), options(o), witness_bounds(o.witness_bounds) {
     rpc_metrics.describe("cuzk_rpc_total", engine::Metrics::Type::kCounter,
                          "gRPC calls answered, by method and status code.");
+    for (const auto& dir : o.allow_paths_over_tcp) {
+      std::error_code ec;
+      const auto canonical = std::filesystem::canonical(dir, ec);
+      if (ec) CUZK_INVALID_INPUT("allow_paths_over_tcp: '" + dir.string() + "': " + ec.message());
+      paths.allowed_over_tcp.push_back(canonical);
+    }
+    paths.no_follow = o.paths_no_follow;
+    waiters = std::make_unique<JobWaiters>(o.max_waiting_calls);
   }
 
-  engine::JobId submit(engine::JobSpec spec) {
+  bool accepting_now() const {
+    std::shared_lock lock(accept_mutex);
+    return accepting;
+  }
+
+  Caller caller_of(const grpc::CallbackServerContext& context, bool unix) const {
+    Caller caller;
+    if (unix) {
+      const auto uid = unix_listener ? unix_listener->peer_uid(context.peer()) : std::nullopt;
+      if (!uid) CUZK_THROW(ErrorKind::kInternal, "cannot identify the unix socket peer");
+      caller.owner = "uid:" + std::to_string(*uid);
+      caller.local = true;
+      caller.admin = *uid == 0 || *uid == ::geteuid();
+      return caller;
+    }
+    if (options.tokens.empty() && options.admin_token.empty()) {
+      caller.owner = "anonymous";
+      return caller;
+    }
+    // The token was checked before the request was read (auth.hpp): here it names the caller.
+    const auto& metadata = context.client_metadata();
+    const auto it = metadata.find("authorization");
+    const std::string_view header = it == metadata.end()
+                                        ? std::string_view()
+                                        : std::string_view(it->second.data(), it->second.size());
+    if (bearer_matches(header, options.admin_token)) {
+      caller.admin = true;
+      caller.owner = token_identity(options.admin_token);
+      return caller;
+    }
+    for (const auto& token : options.tokens) {
+      if (bearer_matches(header, token)) caller.owner = token_identity(token);
+    }
+    if (caller.owner.empty())
+      CUZK_THROW(ErrorKind::kInternal, "a call past the token check has no token");
+    return caller;
+  }
+
+  void set_witness_bound_of(const std::string& key_id, const engine::KeySource& source) {
+    const uint64_t bytes = engine.backend().partition_host_bytes(source);
+    std::lock_guard lock(jobs_mutex);
+    witness_bounds[key_id] = bytes;
+  }
+
+  uint64_t witness_bound(const std::string& key_id) {
+    std::lock_guard lock(jobs_mutex);
+    const auto it = witness_bounds.find(key_id);
+    if (it == witness_bounds.end()) {
+      CUZK_THROW(ErrorKind::kNotFound, "unknown key '" + truncated(key_id) + "'");
+    }
+    return it->second;
+  }
+
+  // A job is the caller's (or the caller is an admin); otherwise it is "unknown".
+  void check_access(const Caller& caller, engine::JobId id) {
+    std::string owner;
+    try {
+      owner = engine.peek(id).first;
+    } catch (const Error& e) {
+      if (e.kind() == ErrorKind::kNotFound) unknown_job(id);
+      throw;
+    }
+    if (!caller.admin && owner != caller.owner) unknown_job(id);
+  }
+
+  engine::JobId submit(v1::SubmitProofRequest& request, const Caller& caller) {
+    check_id(request.key_id(), "key_id");
+    auto spec = prepare_job(request, caller, paths, witness_bound(request.key_id()),
+                            options.max_partitions_per_request);
     std::shared_lock lock(accept_mutex);
     if (!accepting) {
       throw engine::ShuttingDownError("the daemon is shutting down and takes no new jobs");
@@ -173,38 +160,23 @@ struct Server::Impl {
     return engine.submit(std::move(spec));
   }
 
-  // Waits for the job in slices until it is final, `timeout` passes, or the call ends.
-  Status await(engine::JobId id, std::chrono::milliseconds timeout, grpc::ServerContext& context,
-               bool cancel_if_abandoned, v1::ProofResult& out) {
-    const auto deadline = Clock::now() + timeout;
-    engine::JobResult r;
-    for (;;) {
-      const auto left =
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-      r = engine.await(id, std::clamp(left, 0ms, std::chrono::milliseconds(kAwaitSlice)));
-      if (engine::is_final(r.state)) break;
-      if (context.IsCancelled() || Clock::now() >= deadline) {
-        if (cancel_if_abandoned && engine.cancel(id)) {
-          log_info("job_abandoned")
-              .kv("job", id)
-              .kv("reason", context.IsCancelled() ? "call ended" : "timeout");
-        }
-        if (context.IsCancelled()) {
-          return Status(
-              StatusCode::CANCELLED,
-              "job " + std::to_string(id) + ": the call was cancelled or its deadline passed");
-        }
-        break;
-      }
+  void record(const char* method, const Status& status, const std::string& peer) {
+    const char* code = code_name(status.error_code());
+    rpc_metrics.add("cuzk_rpc_total", 1,
+                    std::string("method=\"") + method + "\",code=\"" + code + "\"");
+    if (!status.ok()) {
+      LogLine(status.error_code() == StatusCode::INTERNAL ? LogLevel::kError : LogLevel::kInfo,
+              "rpc_error")
+          .kv("method", method)
+          .kv("code", code)
+          .kv("peer", peer)
+          .kv("message", truncated(status.error_message()));
     }
-    if (engine::is_final(r.state)) log_done(r);
-    result_to_proto(r, out);
-    return result_status(r);
   }
 
   void log_done(const engine::JobResult& r) {
     {
-      std::lock_guard lock(logged_mutex);
+      std::lock_guard lock(jobs_mutex);
       if (!logged_done.insert(r.id).second) return;
       if (logged_done.size() > 100'000) logged_done.erase(logged_done.begin());
     }
@@ -220,66 +192,142 @@ struct Server::Impl {
   }
 };
 
-class ProvingEngineService final : public v1::ProvingEngine::Service {
- public:
-  ProvingEngineService(Server::Impl& impl, bool require_token)
-      : impl_(impl), require_token_(require_token && !impl.options.token.empty()) {}
+namespace {
 
-  Status SubmitProof(grpc::ServerContext* context, const v1::SubmitProofRequest* request,
-                     v1::SubmitProofResponse* response) override {
-    return handle("SubmitProof", *context, [&] {
-      auto spec = job_from_request(*request);
-      const size_t partitions = spec.partitions.size();
-      const auto id = impl_.submit(std::move(spec));
+// One AwaitProof or Prove call waiting for its job. Finished by its own poll (on the waiters'
+// thread) exactly once; deleted by gRPC after that (OnDone).
+class WaitReactor final : public grpc::ServerUnaryReactor, public Waiting {
+ public:
+  WaitReactor(Server::Impl& impl, const char* method, grpc::CallbackServerContext& context,
+              engine::JobId id, uint64_t timeout_ms, bool owns_job, v1::ProofResult* out)
+      : impl_(impl),
+        context_(context),
+        method_(method),
+        peer_(context.peer()),
+        id_(id),
+        deadline_(Clock::now() + std::min<std::chrono::milliseconds>(
+                                     std::chrono::milliseconds(std::min<uint64_t>(
+                                         timeout_ms, uint64_t(kLongestWait.count()))),
+                                     kLongestWait)),
+        owns_job_(owns_job),
+        out_(out) {}
+
+  void OnCancel() override {
+    cancelled_ = true;
+    impl_.waiters->wake(*this);
+  }
+  // A final result counts as fetched (the journal forgets it) once its answer was sent.
+  void OnDone() override {
+    if (sent_final_ && !context_.IsCancelled()) impl_.engine.fetched(id_);
+    delete this;
+  }
+
+  // Peeks at the job's state until it is final, the wait ends or the call goes away. The
+  // result is read only for a call still there to receive it, and counts as fetched (the
+  // journal forgets it) once its answer was sent (OnDone). A final answer to a call that
+  // went away is CANCELLED, the result kept for a later await.
+  bool poll() override {
+    Status status;
+    try {
+      const bool cancelled = cancelled_;
+      const bool final_state = engine::is_final(impl_.engine.peek(id_).second);
+      if (!final_state && !cancelled && Clock::now() < deadline_) return false;
+      if (!final_state && owns_job_ && impl_.engine.cancel(id_)) {
+        log_info("job_abandoned").kv("job", id_).kv("reason", cancelled ? "call ended" : "timeout");
+      }
+      if (cancelled) {
+        status =
+            Status(StatusCode::CANCELLED, "job " + std::to_string(id_) +
+                                              ": the call was cancelled or its deadline passed");
+      } else {
+        const auto r = impl_.engine.await(id_, 0ms, /*fetch=*/false);
+        sent_final_ = engine::is_final(r.state);
+        if (sent_final_) impl_.log_done(r);
+        result_to_proto(r, *out_);
+        status = result_status(r);
+      }
+    } catch (...) {
+      status = status_of_exception();
+    }
+    impl_.record(method_, status, peer_);
+    Finish(status);
+    return true;
+  }
+
+ private:
+  Server::Impl& impl_;
+  grpc::CallbackServerContext& context_;
+  const char* method_;
+  std::string peer_;
+  engine::JobId id_;
+  Clock::time_point deadline_;
+  bool owns_job_;
+  v1::ProofResult* out_;
+  std::atomic<bool> cancelled_{false};
+  bool sent_final_ = false;
+};
+
+}  // namespace
+
+class ProvingEngineService final : public v1::ProvingEngine::CallbackService {
+ public:
+  ProvingEngineService(Server::Impl& impl, bool unix) : impl_(impl), unix_(unix) {}
+
+  grpc::ServerUnaryReactor* SubmitProof(grpc::CallbackServerContext* context,
+                                        const v1::SubmitProofRequest* request,
+                                        v1::SubmitProofResponse* response) override {
+    return answer("SubmitProof", context, [&](const Caller& caller) {
+      // The request is ours until the reactor finishes: its witness bytes are moved out.
+      auto& mutable_request = const_cast<v1::SubmitProofRequest&>(*request);
+      const auto id = impl_.submit(mutable_request, caller);
       response->set_job_id(id);
-      log_info("job_submitted")
-          .kv("job", id)
-          .kv("key", request->key_id())
-          .kv("partitions", partitions)
-          .kv("priority", engine::priority_name(priority_from_proto(request->priority())))
-          .kv("request_id", request->request_id());
+      log_submitted(id, *request, caller, "SubmitProof");
       return Status::OK;
     });
   }
 
-  Status AwaitProof(grpc::ServerContext* context, const v1::AwaitProofRequest* request,
-                    v1::ProofResult* response) override {
-    return handle("AwaitProof", *context, [&] {
-      return impl_.await(request->job_id(), std::chrono::milliseconds(request->timeout_ms()),
-                         *context, false, *response);
-    });
+  grpc::ServerUnaryReactor* AwaitProof(grpc::CallbackServerContext* context,
+                                       const v1::AwaitProofRequest* request,
+                                       v1::ProofResult* response) override {
+    try {
+      impl_.check_access(caller(*context), request->job_id());
+    } catch (...) {
+      return finish("AwaitProof", context, status_of_exception());
+    }
+    return wait("AwaitProof", context, request->job_id(), request->timeout_ms(), false, response);
   }
 
-  Status Prove(grpc::ServerContext* context, const v1::ProveRequest* request,
-               v1::ProofResult* response) override {
-    return handle("Prove", *context, [&] {
-      const auto id = impl_.submit(job_from_request(request->job()));
-      log_info("job_submitted")
-          .kv("job", id)
-          .kv("key", request->job().key_id())
-          .kv("partitions", request->job().partitions_size())
-          .kv("priority", engine::priority_name(priority_from_proto(request->job().priority())))
-          .kv("request_id", request->job().request_id())
-          .kv("call", "Prove");
-      const auto timeout = request->timeout_ms() == 0
-                               ? std::chrono::duration_cast<std::chrono::milliseconds>(kForever)
-                               : std::chrono::milliseconds(request->timeout_ms());
-      return impl_.await(id, timeout, *context, true, *response);
-    });
+  grpc::ServerUnaryReactor* Prove(grpc::CallbackServerContext* context,
+                                  const v1::ProveRequest* request,
+                                  v1::ProofResult* response) override {
+    engine::JobId id = 0;
+    try {
+      const Caller who = caller(*context);
+      auto* job = const_cast<v1::ProveRequest&>(*request).mutable_job();
+      id = impl_.submit(*job, who);
+      log_submitted(id, *job, who, "Prove");
+    } catch (...) {
+      return finish("Prove", context, status_of_exception());
+    }
+    const uint64_t timeout = request->timeout_ms() == 0 ? UINT64_MAX : request->timeout_ms();
+    return wait("Prove", context, id, timeout, true, response);
   }
 
-  Status CancelProof(grpc::ServerContext* context, const v1::CancelProofRequest* request,
-                     v1::CancelProofResponse* response) override {
-    return handle("CancelProof", *context, [&] {
+  grpc::ServerUnaryReactor* CancelProof(grpc::CallbackServerContext* context,
+                                        const v1::CancelProofRequest* request,
+                                        v1::CancelProofResponse* response) override {
+    return answer("CancelProof", context, [&](const Caller& caller) {
+      impl_.check_access(caller, request->job_id());
       response->set_cancelled(impl_.engine.cancel(request->job_id()));
       log_info("job_cancel").kv("job", request->job_id()).kv("cancelled", response->cancelled());
       return Status::OK;
     });
   }
 
-  Status GetStatus(grpc::ServerContext* context, const v1::GetStatusRequest*,
-                   v1::EngineStatus* response) override {
-    return handle("GetStatus", *context, [&] {
+  grpc::ServerUnaryReactor* GetStatus(grpc::CallbackServerContext* context,
+                                      const v1::GetStatusRequest*,
+                                      v1::EngineStatus* response) override {
+    return answer("GetStatus", context, [&](const Caller&) {
       auto status = impl_.engine.status();
       status.accepting = status.accepting && impl_.accepting_now();
       status_to_proto(status, uptime_s(), *response);
@@ -287,39 +335,60 @@ class ProvingEngineService final : public v1::ProvingEngine::Service {
     });
   }
 
-  Status GetMetrics(grpc::ServerContext* context, const v1::GetMetricsRequest*,
-                    v1::MetricsText* response) override {
-    return handle("GetMetrics", *context, [&] {
+  grpc::ServerUnaryReactor* GetMetrics(grpc::CallbackServerContext* context,
+                                       const v1::GetMetricsRequest*,
+                                       v1::MetricsText* response) override {
+    return answer("GetMetrics", context, [&](const Caller&) {
       response->set_text(impl_.engine.metrics_text() + impl_.rpc_metrics.prometheus_text());
       return Status::OK;
     });
   }
 
-  Status PreloadKey(grpc::ServerContext* context, const v1::PreloadKeyRequest* request,
-                    v1::KeyStatus* response) override {
-    return handle("PreloadKey", *context, [&] {
-      if (request->key_id().empty()) CUZK_INVALID_INPUT("key_id is empty");
-      if (!request->path().empty()) {
-        impl_.engine.register_key(request->key_id(), {request->path()});
+  grpc::ServerUnaryReactor* PreloadKey(grpc::CallbackServerContext* context,
+                                       const v1::PreloadKeyRequest* request,
+                                       v1::KeyStatus* response) override {
+    auto* reactor = context->DefaultReactor();
+    try {
+      const Caller who = caller(*context);
+      check_key_admin(who, "PreloadKey");
+      check_id(request->key_id(), "key_id");
+      std::filesystem::path path;
+      if (!request->path().empty()) path = check_key_path(request->path(), who, impl_.paths);
+      std::unique_lock lock(impl_.blocking_mutex);
+      if (impl_.blocking_calls >= kMaxBlockingCalls) {
+        CUZK_THROW(ErrorKind::kResourceExhausted,
+                   std::to_string(kMaxBlockingCalls) + " key loads are running; retry later");
       }
-      const auto t0 = Clock::now();
-      impl_.engine.preload_key(request->key_id());
-      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-      for (const auto& k : impl_.engine.status().keys) {
-        if (k.id == request->key_id()) key_status_to_proto(k, *response);
-      }
-      log_info("key_preloaded")
-          .kv("key", request->key_id())
-          .kv("tier", response->tier())
-          .kv("bytes", response->bytes())
-          .kv("ms", ms);
-      return Status::OK;
-    });
+      ++impl_.blocking_calls;
+      // Loading takes up to minutes: off gRPC's threads.
+      std::thread([this, reactor, request, response, path, peer = context->peer()] {
+        Status status;
+        try {
+          preload(*request, path, *response);
+        } catch (...) {
+          status = status_of_exception();
+        }
+        impl_.record("PreloadKey", status, peer);
+        reactor->Finish(status);
+        std::lock_guard done(impl_.blocking_mutex);
+        --impl_.blocking_calls;
+        impl_.blocking_done.notify_all();
+      }).detach();
+      return reactor;
+    } catch (...) {
+      const auto status = status_of_exception();
+      impl_.record("PreloadKey", status, context->peer());
+      reactor->Finish(status);
+      return reactor;
+    }
   }
 
-  Status EvictKey(grpc::ServerContext* context, const v1::EvictKeyRequest* request,
-                  v1::EvictKeyResponse* response) override {
-    return handle("EvictKey", *context, [&] {
+  grpc::ServerUnaryReactor* EvictKey(grpc::CallbackServerContext* context,
+                                     const v1::EvictKeyRequest* request,
+                                     v1::EvictKeyResponse* response) override {
+    return answer("EvictKey", context, [&](const Caller& caller) {
+      check_key_admin(caller, "EvictKey");
+      check_id(request->key_id(), "key_id");
       response->set_evicted(impl_.engine.evict_key(request->key_id()));
       log_info("key_evict").kv("key", request->key_id()).kv("evicted", response->evicted());
       return Status::OK;
@@ -327,118 +396,128 @@ class ProvingEngineService final : public v1::ProvingEngine::Service {
   }
 
  private:
-  // Token check, error mapping, counting and logging shared by every method.
-  template <class Body>
-  Status handle(const char* method, grpc::ServerContext& context, Body&& body) {
-    Status status;
-    if (!authorized(context)) {
-      status = Status(StatusCode::UNAUTHENTICATED, "missing or wrong bearer token");
-    } else {
-      try {
-        status = body();
-      } catch (const Error& e) {
-        status = Status(StatusCode(status_code_for(e)), e.what());
-      } catch (const std::exception& e) {
-        status = Status(StatusCode::INTERNAL, std::string("internal error: ") + e.what());
-      }
-    }
-    const char* code = code_name(status.error_code());
-    impl_.rpc_metrics.add("cuzk_rpc_total", 1,
-                          std::string("method=\"") + method + "\",code=\"" + code + "\"");
-    if (!status.ok()) {
-      LogLine(status.error_code() == StatusCode::INTERNAL ? LogLevel::kError : LogLevel::kInfo,
-              "rpc_error")
-          .kv("method", method)
-          .kv("code", code)
-          .kv("peer", context.peer())
-          .kv("message", status.error_message());
-    }
-    return status;
+  Caller caller(const grpc::CallbackServerContext& context) const {
+    return impl_.caller_of(context, unix_);
   }
 
-  bool authorized(const grpc::ServerContext& context) const {
-    if (!require_token_) return true;
-    const auto& metadata = context.client_metadata();
-    const auto it = metadata.find("authorization");
-    if (it == metadata.end()) return false;
-    return same_token(std::string_view(it->second.data(), it->second.size()),
-                      "Bearer " + impl_.options.token);
+  static void check_key_admin(const Caller& caller, const char* method) {
+    if (!caller.local && !caller.admin) {
+      throw PermissionDenied(std::string(method) +
+                             " needs the admin token or a client on the unix socket");
+    }
+  }
+
+  void preload(const v1::PreloadKeyRequest& request, const std::filesystem::path& path,
+               v1::KeyStatus& response) {
+    if (!path.empty()) {
+      impl_.engine.register_key(request.key_id(), {path});
+      impl_.set_witness_bound_of(request.key_id(), {path});
+    }
+    const auto t0 = Clock::now();
+    impl_.engine.preload_key(request.key_id());
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    for (const auto& k : impl_.engine.status().keys) {
+      if (k.id == request.key_id()) key_status_to_proto(k, response);
+    }
+    log_info("key_preloaded")
+        .kv("key", request.key_id())
+        .kv("tier", response.tier())
+        .kv("bytes", response.bytes())
+        .kv("ms", ms);
+  }
+
+  void log_submitted(engine::JobId id, const v1::SubmitProofRequest& request, const Caller& caller,
+                     const char* call) {
+    log_info("job_submitted")
+        .kv("job", id)
+        .kv("key", truncated(request.key_id()))
+        .kv("partitions", request.partitions_size())
+        .kv("priority", engine::priority_name(priority_from_proto(request.priority())))
+        .kv("request_id", truncated(request.request_id()))
+        .kv("owner", caller.owner)
+        .kv("call", call);
+  }
+
+  grpc::ServerUnaryReactor* wait(const char* method, grpc::CallbackServerContext* context,
+                                 engine::JobId id, uint64_t timeout_ms, bool owns_job,
+                                 v1::ProofResult* response) {
+    auto* reactor = new WaitReactor(impl_, method, *context, id, timeout_ms, owns_job, response);
+    if (!impl_.waiters->add(reactor)) {
+      if (owns_job) impl_.engine.cancel(id);
+      const Status status(StatusCode::RESOURCE_EXHAUSTED,
+                          "too many calls are waiting for jobs; retry later");
+      impl_.record(method, status, context->peer());
+      reactor->Finish(status);
+    }
+    return reactor;
+  }
+
+  grpc::ServerUnaryReactor* finish(const char* method, grpc::CallbackServerContext* context,
+                                   const Status& status) {
+    impl_.record(method, status, context->peer());
+    auto* reactor = context->DefaultReactor();
+    reactor->Finish(status);
+    return reactor;
+  }
+
+  // Identification, error mapping, counting and logging shared by the quick methods.
+  template <class Body>
+  grpc::ServerUnaryReactor* answer(const char* method, grpc::CallbackServerContext* context,
+                                   Body&& body) {
+    Status status;
+    try {
+      status = body(caller(*context));
+    } catch (...) {
+      status = status_of_exception();
+    }
+    return finish(method, context, status);
   }
 
   double uptime_s() const { return std::chrono::duration<double>(Clock::now() - started_).count(); }
 
   Server::Impl& impl_;
-  bool require_token_;
+  bool unix_;
   Clock::time_point started_ = Clock::now();
 };
-
-namespace {
-
-// Refuses to take over a socket another process still answers on; removes a stale one.
-void prepare_socket_path(const std::string& path) {
-  namespace fs = std::filesystem;
-  sockaddr_un address{};
-  if (path.size() >= sizeof(address.sun_path)) {
-    CUZK_INVALID_INPUT("unix socket path '" + path + "' is longer than " +
-                       std::to_string(sizeof(address.sun_path) - 1) + " bytes");
-  }
-  const fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  std::error_code ec;
-  const auto status = fs::symlink_status(p, ec);
-  if (ec || !fs::exists(status)) return;
-  if (!fs::is_socket(status)) {
-    CUZK_INVALID_INPUT("'" + path + "' exists and is not a socket");
-  }
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  address.sun_family = AF_UNIX;
-  std::memcpy(address.sun_path, path.c_str(), path.size());
-  const bool live = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-  ::close(fd);
-  if (live) CUZK_INVALID_INPUT("another process is listening on '" + path + "'");
-  fs::remove(p);
-}
-
-}  // namespace
-
-bool Server::Impl::accepting_now() const {
-  std::shared_lock lock(accept_mutex);
-  return accepting;
-}
 
 std::unique_ptr<Server> Server::start(engine::Engine& engine, const ServerOptions& options) {
   if (options.unix_socket.empty() && options.tcp_address.empty()) {
     CUZK_INVALID_INPUT("the server needs a unix socket or a TCP address");
   }
+  if (!options.tcp_address.empty() && options.tokens.empty() && !options.insecure_no_token) {
+    CUZK_INVALID_INPUT("a TCP listener needs a token unless insecure_no_token is set");
+  }
   auto impl = std::make_unique<Impl>(engine, options);
+  grpc::ResourceQuota quota("cuzk");
+  quota.Resize(size_t(options.grpc_memory_bytes));
+  quota.SetMaxThreads(options.grpc_max_threads);
+  const int max_receive = int(std::min<uint64_t>(options.max_receive_bytes, INT_MAX));
+  const auto configure = [&](grpc::ServerBuilder& builder) {
+    builder.SetResourceQuota(quota);
+    builder.SetMaxReceiveMessageSize(max_receive);
+  };
   if (!options.unix_socket.empty()) {
-    prepare_socket_path(options.unix_socket);
-    impl->unix_service = std::make_unique<ProvingEngineService>(*impl, false);
+    impl->unix_listener = UnixListener::bind(options.unix_socket, options.socket_mode);
+    impl->unix_service = std::make_unique<ProvingEngineService>(*impl, true);
     grpc::ServerBuilder builder;
-    builder.AddListeningPort("unix:" + options.unix_socket, grpc::InsecureServerCredentials());
+    configure(builder);
     builder.RegisterService(impl->unix_service.get());
-    builder.SetMaxReceiveMessageSize(INT_MAX);  // witnesses of up to 2 GiB; larger by path
-    // The socket is created with the mode already restricted (no window in which it is open
-    // to everyone), then set exactly.
-    const mode_t old_mask = ::umask(0777 & ~options.socket_mode);
     impl->unix_server = builder.BuildAndStart();
-    ::umask(old_mask);
     if (!impl->unix_server) {
-      CUZK_THROW(ErrorKind::kInternal, "cannot listen on unix:" + options.unix_socket);
+      CUZK_THROW(ErrorKind::kInternal, "cannot start the server of unix:" + options.unix_socket);
     }
-    if (::chmod(options.unix_socket.c_str(), options.socket_mode) != 0) {
-      CUZK_THROW(ErrorKind::kInternal,
-                 "chmod " + options.unix_socket + ": " + std::strerror(errno));
-    }
+    impl->unix_listener->start(*impl->unix_server);
   }
   if (!options.tcp_address.empty()) {
     split_host_port(options.tcp_address);  // a clear error for a malformed address
-    impl->tcp_service = std::make_unique<ProvingEngineService>(*impl, true);
+    impl->tcp_service = std::make_unique<ProvingEngineService>(*impl, false);
     grpc::ServerBuilder builder;
-    builder.AddListeningPort(options.tcp_address, grpc::InsecureServerCredentials(),
-                             &impl->tcp_port);
+    configure(builder);
+    const auto credentials = options.tokens.empty() && options.admin_token.empty()
+                                 ? grpc::InsecureServerCredentials()
+                                 : token_credentials(options.tokens, options.admin_token);
+    builder.AddListeningPort(options.tcp_address, credentials, &impl->tcp_port);
     builder.RegisterService(impl->tcp_service.get());
-    builder.SetMaxReceiveMessageSize(INT_MAX);
     impl->tcp_server = builder.BuildAndStart();
     if (!impl->tcp_server || impl->tcp_port == 0) {
       CUZK_THROW(ErrorKind::kInternal, "cannot listen on " + options.tcp_address);
@@ -450,6 +529,11 @@ std::unique_ptr<Server> Server::start(engine::Engine& engine, const ServerOption
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Server::~Server() { shutdown(std::chrono::seconds(1)); }
+
+void Server::set_witness_bound(const std::string& key_id, uint64_t bytes) {
+  std::lock_guard lock(impl_->jobs_mutex);
+  impl_->witness_bounds[key_id] = bytes;
+}
 
 int Server::tcp_port() const { return impl_->tcp_port; }
 
@@ -463,15 +547,19 @@ bool Server::accepting() const { return impl_->accepting_now(); }
 void Server::shutdown(std::chrono::milliseconds deadline) {
   if (impl_->shut_down) return;
   impl_->shut_down = true;
+  if (impl_->unix_listener) impl_->unix_listener->stop();
+  // Calls still waiting at the deadline are cancelled; their next poll finishes them, so the
+  // waiters' thread runs until the servers are done.
   const auto until = std::chrono::system_clock::now() + deadline;
   if (impl_->unix_server) impl_->unix_server->Shutdown(until);
   if (impl_->tcp_server) impl_->tcp_server->Shutdown(until);
   if (impl_->unix_server) impl_->unix_server->Wait();
   if (impl_->tcp_server) impl_->tcp_server->Wait();
-  if (!impl_->options.unix_socket.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove(impl_->options.unix_socket, ignored);
-  }
+  impl_->waiters->stop();
+  std::unique_lock lock(impl_->blocking_mutex);
+  impl_->blocking_done.wait(lock, [&] { return impl_->blocking_calls == 0; });
+  lock.unlock();
+  impl_->unix_listener.reset();
 }
 
 std::string Server::metrics_text() const { return impl_->rpc_metrics.prometheus_text(); }

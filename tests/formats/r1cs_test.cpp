@@ -154,7 +154,7 @@ TYPED_TEST(R1csTest, BadInputs) {
 
   std::vector<uint8_t> magic = file;
   magic[3] = 'x';
-  EXPECT_INVALID_INPUT(parse_r1cs<Curve>(magic, "bad.r1cs"), "not a .r1cs file: magic \"r1cx\"");
+  EXPECT_INVALID_INPUT(parse_r1cs<Curve>(magic, "bad.r1cs"), "not a .r1cs file (it does not begin with \"r1cs\")");
   std::vector<uint8_t> version = file;
   put_u32(version, 4, 2);
   EXPECT_INVALID_INPUT(parse_r1cs<Curve>(version, "bad.r1cs"), ".r1cs version 2 is not supported");

@@ -1,6 +1,9 @@
 // The TOML configuration: every option of deploy/cuzk.toml parses (the sample cannot rot),
 // sizes with units, and clear errors for typos, wrong types and contradictions.
 
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "service/config.hpp"
@@ -115,6 +118,47 @@ TEST(ServiceConfig, ErrorsNameTheOption) {
   EXPECT_NE(error_of("[engine]\nverify_proofs = 0\n").find("expected true or false"),
             std::string::npos);
   EXPECT_EQ(error_of(""), "") << "every option has a default";
+}
+
+TEST(ServiceConfig, TcpNeedsATokenAndLimitsAreBounded) {
+  EXPECT_NE(error_of("[server]\ntcp_address = \"127.0.0.1:1\"\n").find("insecure_no_token"),
+            std::string::npos);
+  EXPECT_EQ(error_of("[server]\ntcp_address = \"127.0.0.1:1\"\ninsecure_no_token = true\n"), "");
+  EXPECT_NE(error_of("[server]\ntcp_address = \"127.0.0.1:1\"\ntoken = \"a\"\n"
+                     "admin_token = \"a\"\n")
+                .find("admin_token must differ"),
+            std::string::npos);
+  EXPECT_NE(error_of("[server]\nallow_paths_over_tcp = [\"relative\"]\n").find("absolute"),
+            std::string::npos);
+  EXPECT_NE(error_of("[engine]\nresult_retention_s = -1\n").find("result_retention_s"),
+            std::string::npos);
+  EXPECT_NE(error_of("[engine]\nresult_retention_s = 1e300\n").find("at most"), std::string::npos);
+  EXPECT_NE(error_of("[server]\ndrain_timeout_s = 1e9\n").find("drain_timeout_s"),
+            std::string::npos);
+  EXPECT_NE(error_of("[server]\nmax_partitions_per_request = 0\n").find("outside"),
+            std::string::npos);
+  EXPECT_NE(error_of("[server]\ngrpc_memory_bytes = \"1MiB\"\n").find("16 MiB"), std::string::npos);
+}
+
+TEST(ServiceConfig, TokenFilesLoseTheirLineEnds) {
+  const auto dir = std::filesystem::temp_directory_path() / "cuzk_config_test_tokens";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "token", std::ios::binary) << "s3cret\r\n";
+  EXPECT_EQ(read_token_file(dir / "token", "token_file"), "s3cret");
+  std::ofstream(dir / "tokens", std::ios::binary) << "# clients\r\none\r\n\n  two \n";
+  EXPECT_EQ(read_tokens_file(dir / "tokens", "tokens_file"),
+            (std::vector<std::string>{"one", "two"}));
+  std::ofstream(dir / "empty", std::ios::binary) << "\r\n";
+  EXPECT_THROW(read_token_file(dir / "empty", "token_file"), Error);
+  std::ofstream(dir / "spaced", std::ios::binary) << "two words\n";
+  EXPECT_THROW(read_token_file(dir / "spaced", "token_file"), Error);
+  const auto c = parse_config("[server]\ntcp_address = \"127.0.0.1:1\"\ntokens_file = \"" +
+                                  (dir / "tokens").string() + "\"\nadmin_token_file = \"" +
+                                  (dir / "token").string() + "\"\n",
+                              "test.toml");
+  validate(c);
+  EXPECT_EQ(c.tokens.size(), 2u);
+  EXPECT_EQ(c.admin_token, "s3cret");
 }
 
 TEST(ServiceConfig, Sizes) {

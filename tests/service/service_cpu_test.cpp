@@ -48,7 +48,7 @@ Circuit<Curve> make_circuit(const fs::path& dir, uint64_t seed) {
 
 template <class Curve>
 bool verifies(const Circuit<Curve>& c, const v1::PartitionProof& p) {
-  const auto proof = groth16::proof_from_json<Curve>(nlohmann::json::parse(p.proof_json()));
+  const auto proof = groth16::proof_from_json<Curve>(nlohmann::json::parse(p.proof()));
   const auto inputs =
       groth16::public_inputs_from_json<Curve>(nlohmann::json::parse(p.public_json()));
   return groth16::verify<Curve>(c.vk, inputs, proof);
@@ -65,7 +65,7 @@ std::string snarkjs_verify(const fs::path& dir, const Circuit<Curve>& c,
   const fs::path cli =
       fs::path(CUZK_SOURCE_DIR) / "tests/interop/snarkjs/node_modules/snarkjs/build/cli.cjs";
   write(dir / (name + "_vk.json"), groth16::snarkjs_text(groth16::verifying_key_to_json(c.vk)));
-  write(dir / (name + "_proof.json"), p.proof_json());
+  write(dir / (name + "_proof.json"), p.proof());
   write(dir / (name + "_public.json"), p.public_json());
   const std::string node =
       std::string(CUZK_NODE_EXECUTABLE).empty() ? "node" : CUZK_NODE_EXECUTABLE;

@@ -40,7 +40,8 @@ TEST(ServiceSim, SubmitAwaitAndTheErrorCodes) {
   EXPECT_EQ(r.state(), v1::JOB_STATE_SUCCEEDED);
   ASSERT_EQ(r.partitions_size(), 3);
   for (int p = 0; p < 3; ++p) {
-    EXPECT_EQ(r.partitions(p).proof_json(), "sim-proof:witness" + std::to_string(p))
+    EXPECT_EQ(r.partitions(p).proof_format(), v1::PROOF_FORMAT_SIM_TOKEN);
+    EXPECT_EQ(r.partitions(p).proof(), "sim-proof:witness" + std::to_string(p))
         << "partition " << p << " got another partition's result";
   }
 

@@ -87,7 +87,9 @@ inline std::string http_request(int port, const std::string& method, const std::
     ::close(fd);
     return "connect failed";
   }
-  const std::string request = method + " " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n";
+  const std::string request = method + " " + path +
+                              " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n" +
+                              (method == "POST" ? "Content-Length: 0\r\n\r\n" : "\r\n");
   [[maybe_unused]] ssize_t sent = ::send(fd, request.data(), request.size(), 0);
   std::string response;
   char buffer[4096];
