@@ -29,6 +29,7 @@ cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_B
   -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_FUZZERS=OFF || fail "configuration"
 cmake --build "$BUILD_DIR" -j "$(nproc)" --target cuzk cuzk_supraseal cuzk_supraseal_curio \
   cuzk_supraseal_static cuzk_supraseal_curio_static supraseal_fixture supraseal_c_test \
+  supraseal_static_c_test \
   supraseal_curio_c_test || fail "the build"
 
 # A configuration that forces the GPU backend: the tests fail rather than fall back to the CPU.

@@ -84,15 +84,24 @@ int main(int argc, char** argv) {
   Args a;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--params") a.params = v;
-    else if (k == "--r1cs") a.r1cs = v;
-    else if (k == "--wtns") a.wtns = v;
-    else if (k == "--log-n") a.log_n = std::stoi(v);
-    else if (k == "--circuits") a.circuits = std::stoi(v);
-    else if (k == "--calls") a.calls = std::stoi(v);
-    else if (k == "--device") a.device = v;
-    else if (k == "--commit") a.commit = v;
-    else if (k == "--command") a.command = v;
+    if (k == "--params")
+      a.params = v;
+    else if (k == "--r1cs")
+      a.r1cs = v;
+    else if (k == "--wtns")
+      a.wtns = v;
+    else if (k == "--log-n")
+      a.log_n = std::stoi(v);
+    else if (k == "--circuits")
+      a.circuits = std::stoi(v);
+    else if (k == "--calls")
+      a.calls = std::stoi(v);
+    else if (k == "--device")
+      a.device = v;
+    else if (k == "--commit")
+      a.commit = v;
+    else if (k == "--command")
+      a.command = v;
     else {
       std::cerr << "unknown option " << k << "\n";
       return 2;
@@ -130,7 +139,8 @@ int main(int argc, char** argv) {
 
     std::vector<cuzk_fr_t> r(size_t(a.circuits)), s(size_t(a.circuits));
     for (int i = 0; i < a.circuits; ++i) {
-      const auto ri = bls12_381::Fr::from_u64(7 + uint64_t(i)), si = bls12_381::Fr::from_u64(11 + uint64_t(i));
+      const auto ri = bls12_381::Fr::from_u64(7 + uint64_t(i)),
+                 si = bls12_381::Fr::from_u64(11 + uint64_t(i));
       std::copy(std::begin(ri.mont), std::end(ri.mont), r[size_t(i)].limbs);
       std::copy(std::begin(si.mont), std::end(si.mont), s[size_t(i)].limbs);
     }
@@ -175,8 +185,8 @@ int main(int argc, char** argv) {
         status.backend.c_str(), residency.c_str(), w * 1e3,
         *std::min_element(wall.begin(), wall.end()) * 1e3,
         *std::max_element(wall.begin(), wall.end()) * 1e3, a.calls, w, one_w,
-        w / (a.circuits * one_w), first.wall_s, median(busy), median(cpu),
-        median(cpu) / a.circuits, long(u.ru_maxrss) * 1024);
+        w / (a.circuits * one_w), first.wall_s, median(busy), median(cpu), median(cpu) / a.circuits,
+        long(u.ru_maxrss) * 1024);
     drop_SRS(&srs);
     return 0;
   } catch (const std::exception& ex) {

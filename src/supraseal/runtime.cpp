@@ -137,7 +137,10 @@ Srs* Runtime::open(const std::string& path, bool cache) {
     made->key_id = "supraseal:" + name;
     made->path = canonical;
     made->shape = read_key_shape(canonical);
-    engine_->register_key(made->key_id, {canonical});
+    engine::KeySource source;
+    source.path = canonical;
+    source.assignments_only = true;  // no .r1cs: the engine proves assignments with it
+    engine_->register_key(made->key_id, source);
     std::lock_guard lock(cache_->mutex);
     auto& slot = cache_->keys[name];
     key = slot.lock();

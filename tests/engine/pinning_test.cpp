@@ -66,7 +66,9 @@ TEST(EnginePinning, JobsRunOnTheirGpu) {
   for (const auto& r : e.engine->timeline().snapshot()) {
     const size_t i = size_t(std::find(ids.begin(), ids.end(), r.job) - ids.begin());
     ASSERT_LT(i, ids.size());
-    if (i % 3 != 2) EXPECT_EQ(r.device, int(i % 2)) << "job " << i;
+    if (i % 3 != 2) {
+      EXPECT_EQ(r.device, int(i % 2)) << "job " << i;
+    }
   }
   JobSpec bad = job("key0", {"y"});
   bad.device = 2;
