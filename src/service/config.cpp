@@ -390,4 +390,17 @@ void validate(const DaemonConfig& c) {
   }
 }
 
+engine::BackendChoice backend_choice(const DaemonConfig& config) {
+  engine::BackendChoice choice;
+  choice.name = config.backend;
+  choice.sim = config.sim;
+  choice.cpu.check_key_subgroups = config.check_key_subgroups;
+  choice.cuda.check_key_subgroups = config.check_key_subgroups;
+  choice.cuda.verify_proofs = config.verify_proofs;
+  choice.cuda.h_tables = config.h_tables;
+  choice.cuda.partitions_per_device = config.engine.workers_per_gpu;
+  choice.cuda.staging_per_device = config.engine.partitions_held_per_gpu();
+  return choice;
+}
+
 }  // namespace cuzk::service

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/backend_factory.hpp"
 #include "engine/engine.hpp"
-#include "engine/sim_backend.hpp"
 
 namespace cuzk::service {
 
@@ -71,6 +71,10 @@ DaemonConfig load_config(const std::filesystem::path& path);
 
 // Throws kInvalidInput when options contradict each other or are out of range.
 void validate(const DaemonConfig& config);
+
+// The backend a configuration names, as engine::make_backend takes it: what `cuzk serve` and
+// the supraseal libraries make from the same file.
+engine::BackendChoice backend_choice(const DaemonConfig& config);
 
 // A token from a file: its first line without trailing whitespace (CR LF included). Throws
 // kInvalidInput (naming `what`) for an unreadable or empty file, or a token with control

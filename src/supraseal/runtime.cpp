@@ -40,16 +40,7 @@ namespace {
 // The backend `cuzk serve` makes from the same configuration (engine::make_backend: auto is
 // the GPUs where present, else the CPU).
 std::unique_ptr<engine::Backend> make_backend(const service::DaemonConfig& config) {
-  engine::BackendChoice choice;
-  choice.name = config.backend;
-  choice.sim = config.sim;
-  choice.cpu.check_key_subgroups = config.check_key_subgroups;
-  choice.cuda.check_key_subgroups = config.check_key_subgroups;
-  choice.cuda.verify_proofs = config.verify_proofs;
-  choice.cuda.h_tables = config.h_tables;
-  choice.cuda.partitions_per_device = config.engine.workers_per_gpu;
-  choice.cuda.staging_per_device = config.engine.partitions_held_per_gpu();
-  return engine::make_backend(choice);
+  return engine::make_backend(service::backend_choice(config));
 }
 
 std::unique_ptr<engine::Engine> start_engine() {
