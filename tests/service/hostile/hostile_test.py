@@ -460,6 +460,81 @@ def test_cpu_backend():
         daemon.kill()
 
 
+def test_readers_refuse_non_regular_files():
+    """Every input reader refuses what is not a regular file, at once: the CLI's `verify` and
+    `prove` given /dev/zero or a FIFO (they read until memory ran out, or blocked forever),
+    and the daemon given a FIFO's path on its unix socket; the daemon serves on."""
+    d = workdir("non_regular")
+    fifo = os.path.join(d, "fifo")
+    os.mkfifo(fifo)
+    r1cs, wtns, zkey, vk = (os.path.join(d, n) for n in ("c.r1cs", "c.wtns", "c.zkey", "vk.json"))
+    subprocess.run([CUZK, "gen", "--curve", "bn254", "--shape", "chain", "--constraints", "60",
+                    "--r1cs", r1cs, "--wtns", wtns], check=True, capture_output=True)
+    subprocess.run([CUZK, "setup", r1cs, zkey, vk], check=True, capture_output=True)
+    for bad in ("/dev/zero", fifo):
+        for argv in ([CUZK, "verify", vk, bad, vk], [CUZK, "prove", zkey, bad,
+                                                      os.path.join(d, "p.json"),
+                                                      os.path.join(d, "pub.json"),
+                                                      "--backend", "cpu"]):
+            start = time.monotonic()
+            run = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+            took = time.monotonic() - start
+            check(run.returncode == 2 and "not a regular file" in run.stderr,
+                  f"{argv[1]} {bad}: exit {run.returncode}: {run.stderr}")
+            check(took < 10, f"{argv[1]} {bad} took {took:.1f} s")
+    daemon = tenants_daemon("non_regular_daemon")
+    try:
+        local = rpc.ProvingEngineStub(daemon.unix_channel())
+        request = pb.SubmitProofRequest(key_id="fast", partitions=[pb.Witness(path=fifo)])
+        code, details = code_of(lambda: local.SubmitProof(request, timeout=30))
+        check(code == grpc.StatusCode.INVALID_ARGUMENT and "not a regular file" in details,
+              f"{code} {details}")
+        check(code_of(lambda: local.GetStatus(pb.GetStatusRequest(), timeout=10))[0] == OK,
+              "the daemon serves on")
+    finally:
+        daemon.kill()
+
+
+def test_admission_in_witness_bytes():
+    """Witnesses held for queued partitions count against the host budget: past it a
+    submission is RESOURCE_EXHAUSTED with the numbers (2,000 submissions of 512 KiB were all
+    accepted under a 128 MiB budget when the queue counted partitions), and cancelling the queued jobs gives the
+    bytes back, so that new submissions are accepted again."""
+    d = workdir("admission")
+    daemon = harness.Daemon(CUZK, d, ["--backend", "sim", "--http", "", "--sim-gpus", "1",
+                                      "--workers-per-gpu", "1", "--sim-key", "fast=1000",
+                                      "--sim-kernel-ns", "1000000", "--host-budget", "2MiB"],
+                            "admission").start()
+    try:
+        local = rpc.ProvingEngineStub(daemon.unix_channel())
+        witness = b"w" * 60000  # what a witness of this sim key may be: 64,000 bytes
+        accepted, refusal = [], None
+        for _ in range(200):
+            code, answer = code_of(lambda: local.SubmitProof(job("fast", witness), timeout=30))
+            if code != OK:
+                refusal = (code, answer)
+                break
+            accepted.append(answer.job_id)
+        check(refusal is not None, f"{len(accepted)} submissions of 512 KiB were all accepted")
+        code, details = refusal
+        check(code == grpc.StatusCode.RESOURCE_EXHAUSTED, f"{code}: {details}")
+        check(any(ch.isdigit() for ch in details) and "byte" in details.lower(),
+              f"the refusal names the numbers: {details}")
+        check(len(accepted) * len(witness) <= 2 << 20,
+              f"{len(accepted)} witnesses of {len(witness)} bytes accepted under a 2 MiB budget")
+        for job_id in accepted:
+            local.CancelProof(pb.CancelProofRequest(job_id=job_id), timeout=30)
+        deadline = time.monotonic() + 30
+        while True:
+            code, details = code_of(lambda: local.SubmitProof(job("fast", witness), timeout=30))
+            if code == OK or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        check(code == OK, f"after cancelling, a submission is still refused: {code} {details}")
+    finally:
+        daemon.kill()
+
+
 TESTS = {name[len("test_"):]: fn for name, fn in globals().items() if name.startswith("test_")}
 
 if __name__ == "__main__":
