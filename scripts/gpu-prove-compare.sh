@@ -10,7 +10,8 @@
 # the cuzk command of both trees (Release, CUDA architecture 90, no daemon): the baseline in
 # build/compare-before, this tree in $AFTER_DIR (default build/gpu) with its GPU prover and
 # engine tests, the supraseal libraries and their tests too (AFTER_TARGETS adds more, e.g.
-# bench_supraseal_abi), so that scripts/gpu-supraseal.sh finds them built there; `run` times the cases
+# bench_supraseal_abi; CUZK_ONLY=1 builds the command alone), so that scripts/gpu-supraseal.sh
+# finds them built there; `run` times the cases
 # (default below) and writes $OUT/prove_compare.json. .deps/ in the repository root is used as
 # in scripts/gpu-check.sh.
 set -euo pipefail
@@ -32,10 +33,11 @@ case $step in
     }
     configure . "$AFTER_DIR" ON
     configure "$before_src" build/compare-before OFF
-    cmake --build "$AFTER_DIR" --target cuzk cuzk_gpu_prover_test cuzk_gpu_engine_test \
-      cuzk_supraseal cuzk_supraseal_curio cuzk_supraseal_static cuzk_supraseal_curio_static \
-      supraseal_fixture supraseal_c_test supraseal_curio_c_test ${AFTER_TARGETS:-} -j 12 \
-      >"$OUT/build_after.log" 2>&1 &
+    targets=(cuzk cuzk_gpu_prover_test cuzk_gpu_engine_test cuzk_supraseal cuzk_supraseal_curio
+             cuzk_supraseal_static cuzk_supraseal_curio_static supraseal_fixture
+             supraseal_c_test supraseal_curio_c_test ${AFTER_TARGETS:-})
+    [[ ${CUZK_ONLY:-0} == 1 ]] && targets=(cuzk)  # the command alone, for timings
+    cmake --build "$AFTER_DIR" --target "${targets[@]}" -j 12 >"$OUT/build_after.log" 2>&1 &
     after=$!
     cmake --build build/compare-before --target cuzk -j 6 >"$OUT/build_before.log" 2>&1 &
     before=$!
