@@ -103,6 +103,18 @@ KeyFormat detect_key_format(const fs::path& key_path) {
                      std::to_string(kBellmanVkFixedBytes) + " bytes)");
 }
 
+void require_params_key(const fs::path& path) {
+  std::string why;
+  try {
+    if (detect_key_format(path) == KeyFormat::kParams) return;
+    why = "it is a snarkjs .zkey";
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::kInvalidInput) throw;
+    why = "it begins neither like a .params nor like a .zkey";
+  }
+  CUZK_INVALID_INPUT(path.string() + ": not a bellman .params key (" + why + ")");
+}
+
 bool is_key_file_name(const fs::path& path) {
   const auto extension = path.extension();
   return extension == ".zkey" || extension == ".params";

@@ -48,6 +48,10 @@ const char* key_format_name(KeyFormat format);  // "zkey" or "params"
 // kInvalidInput for anything else or a file that is not a regular file.
 KeyFormat detect_key_format(const std::filesystem::path& key_path);
 
+// kInvalidInput "<path>: not a bellman .params key (...)" unless the file is one by content
+// (detect_key_format); kNotFound for a missing file. For callers that take .params keys only.
+void require_params_key(const std::filesystem::path& path);
+
 // Whether a file name is a key file's by its extension (.zkey or .params), for listing a
 // directory of keys (a .params's .r1cs sits beside it by the same stem).
 bool is_key_file_name(const std::filesystem::path& path);

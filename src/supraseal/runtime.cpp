@@ -10,6 +10,7 @@
 #include "engine/backend_factory.hpp"
 #include "formats/mapped_file.hpp"
 #include "formats/params.hpp"
+#include "groth16/key_file.hpp"
 #include "service/config.hpp"
 #include "service/log.hpp"
 #include "supraseal/assignment_check.hpp"
@@ -20,10 +21,7 @@ namespace fs = std::filesystem;
 using service::log_info;
 
 KeyShape read_key_shape(const fs::path& path) {
-  if (path.extension() != ".params") {
-    CUZK_INVALID_INPUT(path.string() +
-                       ": not a bellman .params key (the name must end in .params)");
-  }
+  groth16::require_params_key(path);
   const auto file = formats::MappedFile::open(path);
   const auto layout = formats::parse_bellman_params_layout(file.bytes(), file.name());
   KeyShape shape;
