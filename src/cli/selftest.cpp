@@ -16,11 +16,11 @@
 #include "cli/commands.hpp"
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
+#include "engine/backend_factory.hpp"
 #include "io/field_codec.hpp"
 #include "io/zcash_codec.hpp"
 #include "pairing/bls12_381_pairing.hpp"
 #include "pairing/bn254_pairing.hpp"
-#include "engine/backend_factory.hpp"
 
 namespace cuzk::cli {
 namespace {
@@ -152,9 +152,8 @@ int run_selftest(bool json, size_t iterations) {
   nlohmann::json gpu = {{"present", false}};
   if (engine::built_with_cuda()) {
     const gpu::ArithSelfcheck device = engine::device_arith_selfcheck(size_t(1) << 20, rng());
-    gpu = {{"present", device.device_present},
-           {"device", device.device},
-           {"passed", device.passed()}};
+    gpu = {
+        {"present", device.device_present}, {"device", device.device}, {"passed", device.passed()}};
     gpu["checks"] = nlohmann::json::array();
     for (const auto& c : device.checks) {
       gpu["checks"].push_back(

@@ -530,9 +530,9 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
       return load.template operator()<Curve>(
           key.zkey, file.format(),
           [&](const auto& streamed) {
-            return streamed != nullptr ? Resident::from_zkey(key.zkey, streamed)
-                                       : Resident::from_zkey(
-                                             key.zkey, gpu::prover::KeyPlacement::kDevice, h_table);
+            return streamed != nullptr
+                       ? Resident::from_zkey(key.zkey, streamed)
+                       : Resident::from_zkey(key.zkey, gpu::prover::KeyPlacement::kDevice, h_table);
           },
           key.r1cs);
     }

@@ -15,8 +15,8 @@ constexpr size_t kSectionHeaderBytes = 12;  // id, size
 
 std::string describe_magic(std::span<const uint8_t> bytes) {
   for (std::string_view known : {"r1cs", "wtns", "zkey"}) {
-    if (bytes.size() >= 4 && std::string_view(reinterpret_cast<const char*>(bytes.data()), 4) ==
-                                 known) {
+    if (bytes.size() >= 4 &&
+        std::string_view(reinterpret_cast<const char*>(bytes.data()), 4) == known) {
       return "a ." + std::string(known) + " file";
     }
   }

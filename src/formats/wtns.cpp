@@ -222,8 +222,8 @@ std::vector<uint8_t> wtns_to_bytes_from_standard(std::span<const typename Curve:
                                                     const WtnsReadOptions&);                    \
   template std::vector<Curve::Fr> read_wtns<Curve>(const std::filesystem::path&,                \
                                                    const WtnsReadOptions&);                     \
-  template size_t parse_wtns_standard<Curve>(std::span<const uint8_t>, std::string_view,         \
-                                             std::span<Curve::Fr>, const WtnsReadOptions&);      \
+  template size_t parse_wtns_standard<Curve>(std::span<const uint8_t>, std::string_view,        \
+                                             std::span<Curve::Fr>, const WtnsReadOptions&);     \
   template void write_wtns<Curve>(std::ostream&, std::span<const Curve::Fr>, std::string_view); \
   template void write_wtns<Curve>(const std::filesystem::path&, std::span<const Curve::Fr>);    \
   template std::vector<uint8_t> wtns_to_bytes<Curve>(std::span<const Curve::Fr>);               \

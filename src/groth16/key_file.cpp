@@ -268,17 +268,17 @@ KeyFile::HostProof KeyFile::prove_wtns(std::span<const uint8_t> wtns, const std:
       return prove_parsed<BellmanCurve>(
           format(), key.r1cs->header.n_wires, wtns, name, options,
           [&](const auto& witness, const auto& prove_options) {
-            return prove_bellman(key.params, *key.r1cs,
-                                 std::span<const bls12_381::Fr>(witness), prove_options);
+            return prove_bellman(key.params, *key.r1cs, std::span<const bls12_381::Fr>(witness),
+                                 prove_options);
           });
     } else {
       using Curve = typename Key::Curve;
       return prove_parsed<Curve>(format(), key.zkey.header.n_vars, wtns, name, options,
                                  [&](const auto& witness, auto prove_options) {
                                    if (key.r1cs) prove_options.r1cs = &*key.r1cs;
-                                   return prove<Curve>(
-                                       key.zkey, std::span<const typename Curve::Fr>(witness),
-                                       prove_options);
+                                   return prove<Curve>(key.zkey,
+                                                       std::span<const typename Curve::Fr>(witness),
+                                                       prove_options);
                                  });
     }
   });
@@ -306,12 +306,10 @@ KeyFile::HostProof KeyFile::prove_assignment(const BellmanAssignmentView& assign
 }
 
 template Blinding<formats::Bn254> blinding_from_bytes<formats::Bn254>(const BlindingBytes&);
-template Blinding<formats::Bls12_381> blinding_from_bytes<formats::Bls12_381>(
-    const BlindingBytes&);
+template Blinding<formats::Bls12_381> blinding_from_bytes<formats::Bls12_381>(const BlindingBytes&);
 template EncodedProof encode_proof<formats::Bn254>(KeyFormat, const Proof<formats::Bn254>&,
                                                    std::span<const bn254::Fr>);
-template EncodedProof encode_proof<formats::Bls12_381>(KeyFormat,
-                                                       const Proof<formats::Bls12_381>&,
+template EncodedProof encode_proof<formats::Bls12_381>(KeyFormat, const Proof<formats::Bls12_381>&,
                                                        std::span<const bls12_381::Fr>);
 
 }  // namespace cuzk::groth16

@@ -17,8 +17,8 @@
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -62,7 +62,7 @@ KeyFormat key_format_for_setup(const std::string& name, const std::filesystem::p
 // The verification key a setup writes beside its key when none is named:
 // verification_key.json for a .zkey, <key>.vk for a .params.
 std::filesystem::path default_verification_key_path(KeyFormat format,
-                                                     const std::filesystem::path& key_path);
+                                                    const std::filesystem::path& key_path);
 
 enum class ProofFormat : uint8_t {
   kSnarkjsJson = 1,  // proof.json text
@@ -96,10 +96,10 @@ struct KeyFileSource {
 struct KeyFileShape {
   KeyFormat format = KeyFormat::kZkey;
   formats::CurveId curve = formats::CurveId::kBn254;
-  std::filesystem::path r1cs;   // the matrices' file for a .params (empty: none)
-  uint64_t file_bytes = 0;      // the key's file, plus its .r1cs for a .params
-  uint64_t domain_size = 0;     // the NTT domain of one partition
-  uint64_t witness_count = 0;   // wires of a witness (0: a .params without matrices)
+  std::filesystem::path r1cs;  // the matrices' file for a .params (empty: none)
+  uint64_t file_bytes = 0;     // the key's file, plus its .r1cs for a .params
+  uint64_t domain_size = 0;    // the NTT domain of one partition
+  uint64_t witness_count = 0;  // wires of a witness (0: a .params without matrices)
 };
 
 // The decoded key: one alternative per format and curve.
@@ -113,8 +113,7 @@ struct ParamsKey {
   formats::BellmanParams params;
   std::optional<formats::R1cs<BellmanCurve>> r1cs;  // none: assignments only
 };
-using KeyVariant =
-    std::variant<ZkeyKey<formats::Bn254>, ZkeyKey<formats::Bls12_381>, ParamsKey>;
+using KeyVariant = std::variant<ZkeyKey<formats::Bn254>, ZkeyKey<formats::Bls12_381>, ParamsKey>;
 
 template <class Curve>
 Blinding<Curve> blinding_from_bytes(const BlindingBytes& bytes);
