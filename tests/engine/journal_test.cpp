@@ -70,7 +70,7 @@ TEST_F(Journaled, IdsNeverRepeatAcrossRestarts) {
       EXPECT_GT(id, last) << "a later start's ids are larger";
       last = id;
     }
-    ASSERT_TRUE(e.engine->wait_idle(10s));
+    ASSERT_TRUE(e.engine->wait_idle(30s));
     e.engine->shutdown(ShutdownMode::kDrain);
   }
 }
@@ -157,7 +157,7 @@ TEST_F(Journaled, UnfetchedResultsSurviveACleanStopUntilFetched) {
   {
     SimEngine e = start_fast();
     id = e.engine->submit(owned("w-kept", "erin", "request-2"));
-    ASSERT_TRUE(e.engine->wait_idle(10s));
+    ASSERT_TRUE(e.engine->wait_idle(30s));
     e.engine->shutdown(ShutdownMode::kDrain);
   }
   {
@@ -182,7 +182,7 @@ TEST_F(Journaled, ExpiredResultsAreDropped) {
   {
     SimEngine e = start_fast();
     id = e.engine->submit(owned("w", "frank"));
-    ASSERT_TRUE(e.engine->wait_idle(10s));
+    ASSERT_TRUE(e.engine->wait_idle(30s));
     e.engine->shutdown(ShutdownMode::kDrain);
   }
   EngineOptions o = small_engine(1);
@@ -198,7 +198,9 @@ TEST(Admission, WitnessBytesPastTheHostBudgetAreRefusedAndReleasedOnCancel) {
   o.host_bytes = 16 * kMiB;
   SimOptions sim = small_sim();
   sim.gpus = 1;
-  sim.prepare_us = 100'000;  // jobs stay queued
+  // Jobs stay queued: the first one's prepare takes 2 s, longer than the submissions and the
+  // cancellations take even under ThreadSanitizer.
+  sim.prepare_us = 2'000'000;
   SimEngine e = make_sim_engine(o, sim, 1);
   const std::string witness(kMiB, 'w');
   std::vector<JobId> accepted;
@@ -218,7 +220,7 @@ TEST(Admission, WitnessBytesPastTheHostBudgetAreRefusedAndReleasedOnCancel) {
   EXPECT_GE(accepted.size(), 10u);
   EXPECT_GT(e.engine->status().witness_bytes_queued, 0u);
   for (JobId id : accepted) e.engine->cancel(id);
-  ASSERT_TRUE(e.engine->wait_idle(10s));
+  ASSERT_TRUE(e.engine->wait_idle(30s));
   EXPECT_EQ(e.engine->status().witness_bytes_queued, 0u);
   for (JobId id : accepted) EXPECT_EQ(e.engine->await(id, 0ms).state, JobState::kCancelled);
   // The room is back.
