@@ -28,12 +28,8 @@ fail() {
 section "$(git rev-parse --short HEAD 2>/dev/null || echo 'an unversioned tree') on $(hostname), $(date -u '+%Y-%m-%d %H:%M UTC')"
 nvidia-smi || echo "nvidia-smi failed: no driver or no GPU visible"
 
-CMAKE_PREFIX_ARGS=()
-if [[ -d .deps ]]; then
-  DEPS=$(pwd)/.deps
-  export LD_LIBRARY_PATH="$DEPS/lib:$DEPS/lib/x86_64-linux-gnu:$DEPS/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-  CMAKE_PREFIX_ARGS=("-DCMAKE_PREFIX_PATH=$DEPS;$DEPS/usr")
-fi
+source scripts/deps-env.sh
+CMAKE_PREFIX_ARGS=("${CMAKE_DEPS_PREFIX[@]}")
 
 BINARY="$BUILD_DIR/tests/gpu/cuzk_gpu_prover_test"
 if [[ ! -x "$BINARY" || ! -x "$BUILD_DIR/tests/gpu/cuzk_gpu_engine_test" ]]; then
