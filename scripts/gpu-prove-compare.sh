@@ -11,7 +11,7 @@
 # build/compare-before, this tree in $AFTER_DIR (default build/gpu) with its GPU prover and
 # engine tests, the supraseal libraries and their tests too (AFTER_TARGETS adds more, e.g.
 # bench_supraseal_abi; CUZK_ONLY=1 builds the command alone), so that scripts/gpu-supraseal.sh
-# finds them built there; `run` times the cases
+# finds them built there; a build/compare-before/cuzk already there is used as the baseline; `run` times the cases
 # (default below) and writes $OUT/prove_compare.json. .deps/ in the repository root is used as
 # in scripts/gpu-check.sh.
 set -euo pipefail
@@ -32,14 +32,20 @@ case $step in
         -DCUZK_BUILD_FUZZERS=OFF "${CMAKE_DEPS_PREFIX[@]}" >"$OUT/configure_$(basename "$2").log"
     }
     configure . "$AFTER_DIR" ON
-    configure "$before_src" build/compare-before OFF
+    # A baseline command built elsewhere for sm_90 may be there already (carried in).
+    [[ -x build/compare-before/cuzk ]] && baseline_built=1 || baseline_built=0
+    ((baseline_built)) || configure "$before_src" build/compare-before OFF
     targets=(cuzk cuzk_gpu_prover_test cuzk_gpu_engine_test cuzk_supraseal cuzk_supraseal_curio
              cuzk_supraseal_static cuzk_supraseal_curio_static supraseal_fixture
              supraseal_c_test supraseal_curio_c_test ${AFTER_TARGETS:-})
     [[ ${CUZK_ONLY:-0} == 1 ]] && targets=(cuzk)  # the command alone, for timings
     cmake --build "$AFTER_DIR" --target "${targets[@]}" -j 12 >"$OUT/build_after.log" 2>&1 &
     after=$!
-    cmake --build build/compare-before --target cuzk -j 6 >"$OUT/build_before.log" 2>&1 &
+    if ((baseline_built)); then
+      true &
+    else
+      cmake --build build/compare-before --target cuzk -j 6 >"$OUT/build_before.log" 2>&1 &
+    fi
     before=$!
     wait $after || { tail -n 40 "$OUT/build_after.log"; exit 1; }
     wait $before || { tail -n 40 "$OUT/build_before.log"; exit 1; }

@@ -28,6 +28,7 @@ fail() {
 }
 
 nvidia-smi -L || fail "no GPU visible"
+source scripts/deps-env.sh
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unversioned)
 GENERATOR=()
@@ -35,7 +36,7 @@ command -v ninja >/dev/null && GENERATOR=(-G Ninja)
 SERVICE=OFF
 pkg-config --exists grpc++ 2>/dev/null && SERVICE=ON
 cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_BUILD_SERVICE=$SERVICE \
-  -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_FUZZERS=OFF -DCUZK_BUILD_BENCH=ON || fail "configuration"
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_FUZZERS=OFF -DCUZK_BUILD_BENCH=ON "${CMAKE_DEPS_PREFIX[@]}" || fail "configuration"
 cmake --build "$BUILD_DIR" -j "$(nproc)" --target cuzk bench_supraseal_abi || fail "the build"
 BENCH=$BUILD_DIR/bench/supraseal/bench_supraseal_abi
 

@@ -21,12 +21,13 @@ fail() {
 
 echo "supraseal on the GPU: $(git rev-parse --short HEAD 2>/dev/null || echo unversioned), $(date -u '+%F %H:%M UTC')"
 nvidia-smi -L || fail "no GPU visible"
+source scripts/deps-env.sh
 GENERATOR=()
 command -v ninja >/dev/null && GENERATOR=(-G Ninja)
 SERVICE=OFF
 pkg-config --exists grpc++ 2>/dev/null && SERVICE=ON
 cmake -S . -B "$BUILD_DIR" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release -DCUZK_BUILD_SERVICE=$SERVICE \
-  -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_FUZZERS=OFF || fail "configuration"
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_BUILD_FUZZERS=OFF "${CMAKE_DEPS_PREFIX[@]}" || fail "configuration"
 cmake --build "$BUILD_DIR" -j "$(nproc)" --target cuzk cuzk_supraseal cuzk_supraseal_curio \
   cuzk_supraseal_static cuzk_supraseal_curio_static supraseal_fixture supraseal_c_test \
   supraseal_static_c_test \

@@ -13,7 +13,8 @@ and a backend:
 <format> is zkey (default) or params (bellman, BLS12-381 only). The circuit has 2^log_n − 3
 constraints (chain: the domain is exactly 2^log_n) or 2^log_n − 2 (porep, dense). The last
 proof of each build is checked with `cuzk verify`. Writes JSON in the shape of DESIGN.md §6
-(op "prove_cli", with "build": "before" or "after") and prints a table with the ratio.
+(op "prove_cli", with "build": "before" or "after"; the after entry also has "breakdown_ms",
+from one more run with --json) and prints a table with the ratio.
 
     bench/groth16/compare_builds.py --before old/cuzk --after build/cuzk --cases cpu:bn254:chain:16
 """
@@ -124,6 +125,14 @@ def main():
                 "cpu_cores": a.cpu_cores if case["backend"] == "cpu" else "",
                 "median_ms": statistics.median(t), "min_ms": min(t), "max_ms": max(t),
                 "runs": len(t), "all_ms": t})
+        # One more AFTER run with --json: where its wall time goes (the engine's stage times
+        # and the command's own phases around the job).
+        argv = prove_argv(binaries["after"], files, case, "after", a.cpu_cores)[0] + ["--json"]
+        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        if r.returncode == 0:
+            report = json.loads(r.stdout)
+            results[-1]["breakdown_ms"] = {"stages": report.get("timings", {}),
+                                           "command": report.get("command_timings", {})}
         b, f = statistics.median(times["before"]), statistics.median(times["after"])
         name = ":".join(str(case[k]) for k in ("backend", "curve", "shape", "log_n", "format"))
         print(f"{name:36} {b:10.1f} {f:10.1f} {f / b:13.3f}", flush=True)

@@ -10,7 +10,8 @@
 // Per call: wall seconds, GPU busy (the engine's timeline over the call, mean of the GPUs),
 // host CPU seconds of this process (getrusage), and after all calls the peak RSS. A call of one
 // circuit is timed too, so that the batch can be compared with `circuits` × one partition.
-// Host→device bytes per call: the engine does not count them, so the field is null.
+// Key bytes copied host→device per call (gpu/msm/staged_bytes.hpp): 0 for a key in VRAM; for
+// a streamed key, what its chunks cost in PCIe traffic.
 
 #include <sys/resource.h>
 
@@ -25,6 +26,7 @@
 #include "cuzk/supraseal.h"
 #include "formats/r1cs.hpp"
 #include "formats/wtns.hpp"
+#include "gpu/msm/staged_bytes.hpp"
 #include "groth16/bellman.hpp"
 #include "groth16/bellman_assignment.hpp"
 #include "supraseal/runtime.hpp"
@@ -48,6 +50,7 @@ double cpu_seconds() {
 
 struct Call {
   double wall_s = 0, cpu_s = 0, gpu_busy = 0;
+  uint64_t staged_bytes = 0;
 };
 
 Call timed_call(const std::vector<Assignment>& provers, const std::vector<cuzk_fr_t>& r,
@@ -55,11 +58,13 @@ Call timed_call(const std::vector<Assignment>& provers, const std::vector<cuzk_f
   std::vector<groth16_proof> proofs(provers.size());
   auto& engine = supraseal::Runtime::get().engine();
   const double cpu0 = cpu_seconds();
+  const uint64_t staged0 = gpu::msm::staged_base_bytes().load();
   const auto t0 = Clock::now();
   RustError e = generate_groth16_proofs_c(provers.data(), provers.size(), r.data(), s.data(),
                                           proofs.data(), &srs);
   const auto t1 = Clock::now();
   Call c;
+  c.staged_bytes = gpu::msm::staged_base_bytes().load() - staged0;
   c.cpu_s = cpu_seconds() - cpu0;
   c.wall_s = std::chrono::duration<double>(t1 - t0).count();
   if (e.code != 0) {
@@ -153,22 +158,25 @@ int main(int argc, char** argv) {
     const std::vector<Assignment> single{one};
     const std::vector<Assignment> batch(size_t(a.circuits), one);
     const Call first = timed_call(single, r, s, srs);  // loads the key
-    std::vector<double> one_wall, wall, cpu, busy;
+    std::vector<double> one_wall, wall, cpu, busy, staged;
     for (int c = 0; c < a.calls; ++c) one_wall.push_back(timed_call(single, r, s, srs).wall_s);
     for (int c = 0; c < a.calls; ++c) {
       const Call call = timed_call(batch, r, s, srs);
       wall.push_back(call.wall_s);
       cpu.push_back(call.cpu_s);
       busy.push_back(call.gpu_busy);
+      staged.push_back(double(call.staged_bytes));
     }
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     auto& engine = supraseal::Runtime::get().engine();
     const auto status = engine.status();
     std::string residency = "unknown";
+    uint64_t key_bytes = 0;
     for (const auto& k : status.keys) {
       if (k.id.find(a.params.substr(a.params.find_last_of('/') + 1)) != std::string::npos) {
         residency = std::string(engine::key_tier_name(k.tier));
+        key_bytes = k.bytes;
       }
     }
     const double w = median(wall), one_w = median(one_wall);
@@ -180,13 +188,13 @@ int main(int argc, char** argv) {
         "   \"wall_s_per_call\": %.3f, \"one_circuit_wall_s\": %.3f, "
         "\"batch_vs_circuits_x_one\": %.3f, \"first_call_s\": %.3f,\n"
         "   \"gpu_busy\": %.3f, \"host_cpu_s_per_call\": %.3f, \"host_cpu_s_per_circuit\": %.3f, "
-        "\"peak_rss_bytes\": %ld, \"h2d_bytes_per_call\": null}\n ]}\n",
+        "\"peak_rss_bytes\": %ld, \"h2d_key_bytes_per_call\": %.0f, \"key_bytes\": %llu}\n ]}\n",
         a.device.c_str(), a.commit.c_str(), a.command.c_str(), a.log_n, a.circuits,
         status.backend.c_str(), residency.c_str(), w * 1e3,
         *std::min_element(wall.begin(), wall.end()) * 1e3,
         *std::max_element(wall.begin(), wall.end()) * 1e3, a.calls, w, one_w,
         w / (a.circuits * one_w), first.wall_s, median(busy), median(cpu), median(cpu) / a.circuits,
-        long(u.ru_maxrss) * 1024);
+        long(u.ru_maxrss) * 1024, median(staged), static_cast<unsigned long long>(key_bytes));
     drop_SRS(&srs);
     return 0;
   } catch (const std::exception& ex) {

@@ -93,9 +93,22 @@ nlohmann::ordered_json timings_json(const engine::StageTimes& t) {
           {"total_ms", t.total_ms}};
 }
 
+// Where a prove command's wall time goes around its job: the backend's start (the CUDA
+// context), measuring the key for its budgets, the engine's start, the job (submission to
+// result: timings_json's total), and the engine's stop (freeing the key and the staging).
+struct CommandTimes {
+  double backend_ms = 0, measure_key_ms = 0, engine_start_ms = 0, job_ms = 0, engine_stop_ms = 0;
+};
+
+nlohmann::ordered_json command_json(const CommandTimes& t) {
+  return {{"backend_ms", t.backend_ms},   {"measure_key_ms", t.measure_key_ms},
+          {"engine_start_ms", t.engine_start_ms}, {"job_ms", t.job_ms},
+          {"engine_stop_ms", t.engine_stop_ms}};
+}
+
 // One job of one partition, through an engine made here for it: one worker, one GPU (or the
 // CPU), the key's tier from --key-memory.
-engine::JobResult prove_one(const ProveArgs& a, std::string& backend_name) {
+engine::JobResult prove_one(const ProveArgs& a, std::string& backend_name, CommandTimes& times) {
   if (a.backend != "cpu" && a.backend != "cuda" && a.backend != "auto") {
     CUZK_INVALID_INPUT("--backend " + a.backend + ": expected cpu, cuda or auto");
   }
@@ -109,8 +122,15 @@ engine::JobResult prove_one(const ProveArgs& a, std::string& backend_name) {
   choice.cuda.partitions_per_device = 1;
   choice.cuda.staging_per_device = 1;
   choice.cuda.max_devices = 1;
+  auto start = std::chrono::steady_clock::now();
+  const auto lap = [&start]() {
+    const double ms = milliseconds_since(start);
+    start = std::chrono::steady_clock::now();
+    return ms;
+  };
   std::unique_ptr<engine::Backend> backend = engine::make_backend(choice);
   backend_name = backend->name();
+  times.backend_ms = lap();
 
   const engine::KeySource source{a.key, 0, a.r1cs};
   engine::EngineOptions options;
@@ -127,15 +147,20 @@ engine::JobResult prove_one(const ProveArgs& a, std::string& backend_name) {
     const auto vram = pinned.find(engine::KeyTier::kVram);
     options.keys.budgets[engine::KeyTier::kVram] = vram != pinned.end() ? vram->second : 0;
   }
-  const auto engine = engine::Engine::create(options, std::move(backend));
+  times.measure_key_ms = lap();
+  auto engine = engine::Engine::create(options, std::move(backend));
   engine->register_key("key", source);
+  times.engine_start_ms = lap();
   engine::JobSpec job;
   job.key_id = "key";
   // Opened now: a regular file only ("not a regular file" for /dev/zero, a FIFO, a folder).
   job.partitions.push_back({nullptr, formats::InputFile::open(a.wtns, {})});
   const engine::JobId id = engine->submit(std::move(job));
   engine::JobResult result = engine->await(id, std::chrono::hours(24 * 365));
+  times.job_ms = lap();
   engine->shutdown(engine::ShutdownMode::kCancel);
+  engine.reset();  // the key, the staging and the arena freed here, not after the timing
+  times.engine_stop_ms = lap();
   if (result.state == engine::JobState::kFailed) {
     throw Error(result.error_kind.value_or(ErrorKind::kInternal), result.error_message);
   }
@@ -150,7 +175,8 @@ int run_prove(const ProveArgs& a) {
   ProgressPrinter progress("prove");
   progress.stage("loading the key and proving");
   std::string backend;
-  const engine::JobResult result = prove_one(a, backend);
+  CommandTimes command;
+  const engine::JobResult result = prove_one(a, backend, command);
   progress.finish();
   const engine::PartitionOutput& out = result.partitions.front();
   const auto format = groth16::ProofFormat(out.format);
@@ -166,7 +192,8 @@ int run_prove(const ProveArgs& a) {
                                       {"backend", backend},
                                       {"proof", proof_path},
                                       {"public", a.pub},
-                                      {"timings", t}})
+                                      {"timings", t},
+                                      {"command_timings", command_json(command)}})
                   .dump(2)
                   .c_str());
   } else {

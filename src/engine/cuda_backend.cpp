@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 #include "engine/key_source.hpp"
@@ -371,7 +373,37 @@ CudaBackend::KeyShape shape_with_table_if_it_fits(const PartitionShapes& shapes,
   return shape_of<Curve>(shapes, points, extras, table);
 }
 
+// Which files a key source names, as they are now: a key rewritten since it was measured is
+// not the key whose matrices were built.
+std::string key_identity(const KeySource& source) {
+  std::string id = source.path.string() + '\n' + source.r1cs.string() +
+                   (source.assignments_only ? "\nassignments" : "");
+  for (const std::filesystem::path& p : {source.path, source.r1cs}) {
+    if (p.empty()) continue;
+    std::error_code error;
+    const auto size = std::filesystem::file_size(p, error);
+    const auto written = std::filesystem::last_write_time(p, error).time_since_epoch().count();
+    id += '\n' + std::to_string(size) + '@' + std::to_string(written);
+  }
+  return id;
+}
+
 }  // namespace
+
+struct CudaBackend::BuiltCircuit {
+  std::string identity;  // key_identity of the source it was built from
+  std::variant<std::monostate, gpu::prover::HostCircuit<formats::Bn254::Fr>,
+               gpu::prover::HostCircuit<formats::Bls12_381::Fr>>
+      host;
+};
+
+std::shared_ptr<CudaBackend::BuiltCircuit> CudaBackend::take_built(
+    const KeySource& source) const {
+  const std::string identity = key_identity(source);
+  std::lock_guard lock(mutex_);
+  if (last_built_ == nullptr || last_built_->identity != identity) return nullptr;
+  return std::exchange(last_built_, nullptr);
+}
 
 std::unique_ptr<Stream> CudaBackend::create_stream(int device) {
   return std::make_unique<CudaStream>(device);
@@ -383,6 +415,8 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
     if (auto it = shapes_.find(source.path.string()); it != shapes_.end()) return it->second;
   }
   KeyShape shape;
+  auto built = std::make_shared<BuiltCircuit>();
+  built->identity = key_identity(source);
   groth16::KeyFile::visit_layout(key_file_source(source), [&](const auto& layout) {
     using Layout = std::decay_t<decltype(layout)>;
     if constexpr (std::is_same_v<Layout, groth16::ParamsLayout>) {
@@ -406,9 +440,10 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
         shape = shape_with_table_if_it_fits<Curve>(assignment_shapes(f, l.vk.ic.size()), points,
                                                    extras, options_, smallest_vram_bytes());
       } else {
-        const auto host = gpu::prover::host_circuit_from_r1cs(*layout.r1cs);
+        auto host = gpu::prover::host_circuit_from_r1cs(*layout.r1cs);
         shape = shape_with_table_if_it_fits<Curve>(circuit_shapes<Curve>(host), points, extras,
                                                    options_, smallest_vram_bytes());
+        built->host = std::move(host);
       }
     } else {
       using Curve = typename Layout::Curve;
@@ -421,13 +456,15 @@ CudaBackend::KeyShape CudaBackend::shape(const KeySource& source) const {
       const gpu::prover::KeyFootprint f =
           gpu::prover::coefficient_footprint<Curve>(matrices.header, matrices.coefficients);
       const KeyExtras extras{f.wire_list_bytes, matrices.header.domain_size};
-      const auto host = gpu::prover::host_circuit_from_zkey(matrices);
+      auto host = gpu::prover::host_circuit_from_zkey(matrices);
       shape = shape_with_table_if_it_fits<Curve>(circuit_shapes<Curve>(host), f.points_bytes(),
                                                  extras, options_, smallest_vram_bytes());
+      built->host = std::move(host);
     }
   });
   std::lock_guard lock(mutex_);
   shapes_[source.path.string()] = shape;
+  if (!std::holds_alternative<std::monostate>(built->host)) last_built_ = std::move(built);
   return shape;
 }
 
@@ -468,6 +505,11 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
   const io::SubgroupCheck subgroups =
       options_.check_key_subgroups ? io::SubgroupCheck::kOn : io::SubgroupCheck::kOff;
   const KeyShape charged = shape(source);
+  // The matrices shape() built, when it measured this key last: not built a second time.
+  const std::shared_ptr<const BuiltCircuit> built = take_built(source);
+  const auto prebuilt = [&]<class Fr>() -> const gpu::prover::HostCircuit<Fr>* {
+    return built != nullptr ? std::get_if<gpu::prover::HostCircuit<Fr>>(&built->host) : nullptr;
+  };
   // The H table as its charges counted it (shape: the largest that fits, or none).
   const gpu::prover::HTableShape h_table = charged.h_table;
   // The circuit on every device; pinned: the points once in pinned host memory (portable),
@@ -519,10 +561,11 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
                                      : Resident::from_params(
                                            key.params, gpu::prover::KeyPlacement::kDevice, h_table);
         }
+        const auto* host = prebuilt.template operator()<typename Curve::Fr>();
         return streamed != nullptr
-                   ? Resident::from_params(key.params, *key.r1cs, streamed)
+                   ? Resident::from_params(key.params, *key.r1cs, streamed, host)
                    : Resident::from_params(key.params, *key.r1cs,
-                                           gpu::prover::KeyPlacement::kDevice, h_table);
+                                           gpu::prover::KeyPlacement::kDevice, h_table, host);
       });
     } else {
       using Curve = typename Key::Curve;
@@ -530,9 +573,11 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
       return load.template operator()<Curve>(
           key.zkey, file.format(),
           [&](const auto& streamed) {
-            return streamed != nullptr
-                       ? Resident::from_zkey(key.zkey, streamed)
-                       : Resident::from_zkey(key.zkey, gpu::prover::KeyPlacement::kDevice, h_table);
+            const auto* host = prebuilt.template operator()<typename Curve::Fr>();
+            return streamed != nullptr ? Resident::from_zkey(key.zkey, streamed, host)
+                                       : Resident::from_zkey(key.zkey,
+                                                             gpu::prover::KeyPlacement::kDevice,
+                                                             h_table, host);
           },
           key.r1cs);
     }

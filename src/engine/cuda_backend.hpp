@@ -93,6 +93,13 @@ class CudaBackend : public Backend {
  private:
   explicit CudaBackend(const CudaOptions& options) : options_(options) {}
   KeyShape shape(const KeySource& source) const;
+
+  // The matrices shape() built for the last key it measured, kept for load_key to upload
+  // instead of building them again (the keys of the daemon and of `cuzk prove` are measured
+  // for their budgets, then loaded). One entry only: a daemon that registers many keys holds
+  // the matrices of one at most, until it loads it or measures another.
+  struct BuiltCircuit;
+  std::shared_ptr<BuiltCircuit> take_built(const KeySource& source) const;
   uint64_t smallest_vram_bytes() const;  // of the devices' total memory
 
   struct Device {
@@ -104,6 +111,7 @@ class CudaBackend : public Backend {
   std::vector<Device> devices_;
   mutable std::mutex mutex_;
   mutable std::map<std::string, KeyShape> shapes_;
+  mutable std::shared_ptr<BuiltCircuit> last_built_;
 };
 
 }  // namespace cuzk::engine

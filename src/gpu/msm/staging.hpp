@@ -21,6 +21,7 @@
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/msm/msm.hpp"
+#include "gpu/msm/staged_bytes.hpp"
 #include "gpu/stream.hpp"
 
 namespace cuzk::gpu::msm::detail {
@@ -44,6 +45,7 @@ class ChunkStager {
     const size_t s = k % 2;
     if (k >= 2) CUDA_CHECK(cudaStreamWaitEvent(copy_, events_->consumed[s].get(), 0));
     CUDA_CHECK(cudaMemcpyAsync(slots_[s], host, bytes, cudaMemcpyHostToDevice, copy_));
+    staged_base_bytes().fetch_add(bytes, std::memory_order_relaxed);
     CUDA_CHECK(cudaEventRecord(events_->copied[s].get(), copy_));
     CUDA_CHECK(cudaStreamWaitEvent(compute_, events_->copied[s].get(), 0));
     return slots_[s];

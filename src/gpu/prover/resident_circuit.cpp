@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "gpu/device_info.hpp"
@@ -40,6 +41,39 @@ auto assignment_shape(const formats::BellmanParams& params) {
   return [&params](KeyResidency residency, HTableShape table) {
     return assignment_partition_shape(footprint(params), params.vk.ic.size(), residency, table);
   };
+}
+
+// `prebuilt` when given (checked against the key's sizes), else the matrices built by `build`.
+template <class Fr, class Build>
+const HostCircuit<Fr>& host_or_build(const HostCircuit<Fr>* prebuilt, uint32_t domain_size,
+                                     uint32_t n_vars, uint32_t n_public,
+                                     std::optional<HostCircuit<Fr>>& built, Build&& build) {
+  if (prebuilt == nullptr) return built.emplace(build());
+  if ((domain_size != 0 && prebuilt->domain_size != domain_size) ||
+      prebuilt->n_vars != n_vars || prebuilt->n_public != n_public) {
+    CUZK_INVALID_INPUT("the prebuilt matrices (domain " + std::to_string(prebuilt->domain_size) +
+                       ", " + std::to_string(prebuilt->n_vars) + " wires, " +
+                       std::to_string(prebuilt->n_public) + " public) are not this key's");
+  }
+  return *prebuilt;
+}
+
+template <class Curve>
+const HostCircuit<typename Curve::Fr>& zkey_host(const formats::Groth16Zkey<Curve>& zkey,
+                                                 const HostCircuit<typename Curve::Fr>* prebuilt,
+                                                 std::optional<HostCircuit<typename Curve::Fr>>& built) {
+  const auto& h = zkey.header;
+  return host_or_build(prebuilt, h.domain_size, h.n_vars, h.n_public, built,
+                       [&] { return host_circuit_from_zkey(zkey); });
+}
+
+template <class Curve>
+const HostCircuit<typename Curve::Fr>& r1cs_host(const formats::R1cs<Curve>& r1cs,
+                                                 const HostCircuit<typename Curve::Fr>* prebuilt,
+                                                 std::optional<HostCircuit<typename Curve::Fr>>& built) {
+  const auto& h = r1cs.header;
+  return host_or_build(prebuilt, 0, h.n_wires, h.n_public(), built,
+                       [&] { return host_circuit_from_r1cs(r1cs); });
 }
 
 }  // namespace
@@ -98,8 +132,10 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::upload(
 template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(const formats::Groth16Zkey<Curve>& zkey,
                                                          KeyPlacement placement,
-                                                         HTableShape h_table) {
-  const HostCircuit<Fr> host = host_circuit_from_zkey(zkey);
+                                                         HTableShape h_table,
+                                                         const HostCircuit<Fr>* prebuilt) {
+  std::optional<HostCircuit<Fr>> built;
+  const HostCircuit<Fr>& host = zkey_host(zkey, prebuilt, built);
   return upload(&host, host.domain_size, zkey, ntt::Convention::kSnarkjs, placement, h_table,
                 nullptr, circuit_shape(host));
 }
@@ -107,9 +143,10 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(const formats::Groth16Z
 template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_zkey(
     const formats::Groth16Zkey<Curve>& zkey,
-    std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
+    std::shared_ptr<const DeviceProvingKey<Curve>> streamed, const HostCircuit<Fr>* prebuilt) {
   if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
-  const HostCircuit<Fr> host = host_circuit_from_zkey(zkey);
+  std::optional<HostCircuit<Fr>> built;
+  const HostCircuit<Fr>& host = zkey_host(zkey, prebuilt, built);
   return upload(&host, host.domain_size, zkey, ntt::Convention::kSnarkjs, KeyPlacement::kStreamed,
                 {}, std::move(streamed), circuit_shape(host));
 }
@@ -118,11 +155,13 @@ template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::BellmanParams& params,
                                                            const formats::R1cs<Curve>& r1cs,
                                                            KeyPlacement placement,
-                                                           HTableShape h_table) {
+                                                           HTableShape h_table,
+                                                           const HostCircuit<Fr>* prebuilt) {
   if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
     CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
   } else {
-    const HostCircuit<Fr> host = host_circuit_from_r1cs(r1cs);
+    std::optional<HostCircuit<Fr>> built;
+    const HostCircuit<Fr>& host = r1cs_host(r1cs, prebuilt, built);
     return upload(&host, host.domain_size, params, ntt::Convention::kBellman, placement, h_table,
                   nullptr, circuit_shape(host));
   }
@@ -131,12 +170,13 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::Bellma
 template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(
     const formats::BellmanParams& params, const formats::R1cs<Curve>& r1cs,
-    std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
+    std::shared_ptr<const DeviceProvingKey<Curve>> streamed, const HostCircuit<Fr>* prebuilt) {
   if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
     CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
   } else {
     if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
-    const HostCircuit<Fr> host = host_circuit_from_r1cs(r1cs);
+    std::optional<HostCircuit<Fr>> built;
+    const HostCircuit<Fr>& host = r1cs_host(r1cs, prebuilt, built);
     return upload(&host, host.domain_size, params, ntt::Convention::kBellman,
                   KeyPlacement::kStreamed, {}, std::move(streamed), circuit_shape(host));
   }

@@ -84,9 +84,15 @@ class ResidentCircuit {
   // key, the table and one partition's buffers fit the VRAM left by the matrices and domain
   // with kPlacementMarginBytes to spare, or none, so that the table never changes where the
   // key goes (key().h_table_shape() says what was made).
+  //
+  // `prebuilt`, where given, is host_circuit_from_zkey(zkey) (or host_circuit_from_r1cs(r1cs)
+  // for the .params factories) made beforehand, e.g. to size the key's budgets: the upload
+  // uses it instead of building the matrices again. Throws kInvalidInput when its domain, wire
+  // count or public count are not the key's.
   static ResidentCircuit from_zkey(const formats::Groth16Zkey<Curve>& zkey,
                                    KeyPlacement placement = KeyPlacement::kDevice,
-                                   HTableShape h_table = {});
+                                   HTableShape h_table = {},
+                                   const HostCircuit<Fr>* prebuilt = nullptr);
   // The matrices and domain of `zkey` on the current device, proving with `streamed`, a key of
   // the same .zkey made beforehand in pinned host memory (KeyResidency::kStreamed): pinned
   // memory serves every device, so one copy of the points does for all of them where a
@@ -94,16 +100,19 @@ class ResidentCircuit {
   // Throws kInvalidInput for a key resident in VRAM (it belongs to one device) or of another
   // size than the .zkey's.
   static ResidentCircuit from_zkey(const formats::Groth16Zkey<Curve>& zkey,
-                                   std::shared_ptr<const DeviceProvingKey<Curve>> streamed);
+                                   std::shared_ptr<const DeviceProvingKey<Curve>> streamed,
+                                   const HostCircuit<Fr>* prebuilt = nullptr);
   // BLS12-381 only. Throws kInvalidInput when the .r1cs does not fit the key.
   static ResidentCircuit from_params(const formats::BellmanParams& params,
                                      const formats::R1cs<Curve>& r1cs,
                                      KeyPlacement placement = KeyPlacement::kDevice,
-                                     HTableShape h_table = {});
+                                     HTableShape h_table = {},
+                                     const HostCircuit<Fr>* prebuilt = nullptr);
   // As from_zkey with a shared streamed key (made from these params).
   static ResidentCircuit from_params(const formats::BellmanParams& params,
                                      const formats::R1cs<Curve>& r1cs,
-                                     std::shared_ptr<const DeviceProvingKey<Curve>> streamed);
+                                     std::shared_ptr<const DeviceProvingKey<Curve>> streamed,
+                                     const HostCircuit<Fr>* prebuilt = nullptr);
   // A .params key alone, without matrices: it proves bellman assignments only
   // (assignment_prover.hpp), and shape() is an assignment partition's. BLS12-381 only.
   static ResidentCircuit from_params(const formats::BellmanParams& params,
