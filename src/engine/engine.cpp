@@ -226,7 +226,12 @@ void Engine::Impl::finish_partition(const std::shared_ptr<JobRecord>& job, uint3
     if (outcome == JobState::kCancelled) ++job->cancelled_partitions;
     if (outcome == JobState::kFailed && !job->error_kind) {
       job->error_kind = error ? error->kind() : ErrorKind::kInternal;
-      job->error_message = error ? error->what() : "partition failed";
+      // Which partition failed, in a job of several (the supraseal libraries' circuit index).
+      const std::string what = error ? error->what() : "failed";
+      const size_t partitions = job->spec.partitions.size();
+      job->error_message = partitions > 1 ? "partition " + std::to_string(partition) + " of " +
+                                                std::to_string(partitions) + ": " + what
+                                          : what;
       job->cancelled = true;  // the other partitions stop at their next boundary
       first_failure = true;
     }

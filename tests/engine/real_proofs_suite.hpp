@@ -125,6 +125,8 @@ inline void run_real_proofs_suite(Engine* engine, const fs::path& dir, const std
   const JobResult rb = engine->await(engine->submit(bad), 300s);
   EXPECT_EQ(rb.state, JobState::kFailed);
   EXPECT_EQ(rb.error_kind, ErrorKind::kInvalidInput) << rb.error_message;
+  EXPECT_EQ(rb.error_message.rfind("partition 1 of 2: ", 0), 0u)
+      << "the failed partition is named: " << rb.error_message;
   // ... as does a witness of the other curve's key (wrong length / prime) ...
   JobSpec wrong;
   wrong.key_id = "bn";
