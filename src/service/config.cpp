@@ -184,7 +184,8 @@ std::vector<std::string> read_tokens_file(const std::filesystem::path& path,
   return tokens;
 }
 
-DaemonConfig parse_config(std::string_view toml_text, const std::string& source_name) {
+DaemonConfig parse_config(std::string_view toml_text, const std::string& source_name,
+                          const DaemonConfig& defaults) {
   toml::table root;
   try {
     root = toml::parse(toml_text, source_name);
@@ -193,7 +194,7 @@ DaemonConfig parse_config(std::string_view toml_text, const std::string& source_
     where << e.source().begin;
     CUZK_INVALID_INPUT(source_name + ": " + std::string(e.description()) + " at " + where.str());
   }
-  DaemonConfig c;
+  DaemonConfig c = defaults;
   Section top(&root, "", source_name);
 
   Section server(top.table("server"), "server", source_name);
@@ -316,12 +317,12 @@ DaemonConfig parse_config(std::string_view toml_text, const std::string& source_
   return c;
 }
 
-DaemonConfig load_config(const std::filesystem::path& path) {
+DaemonConfig load_config(const std::filesystem::path& path, const DaemonConfig& defaults) {
   std::ifstream in(path, std::ios::binary);
   if (!in) CUZK_THROW(ErrorKind::kNotFound, "cannot read the config file '" + path.string() + "'");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_config(text.str(), path.string());
+  return parse_config(text.str(), path.string(), defaults);
 }
 
 void validate(const DaemonConfig& c) {

@@ -66,8 +66,11 @@ struct DaemonConfig {
   std::map<std::string, uint64_t> sim_keys;  // [sim.keys] id = constraints per partition
 };
 
-DaemonConfig parse_config(std::string_view toml_text, const std::string& source_name);
-DaemonConfig load_config(const std::filesystem::path& path);
+// `defaults`: the values of what the text leaves out (the daemon's by default; the supraseal
+// libraries start from their own).
+DaemonConfig parse_config(std::string_view toml_text, const std::string& source_name,
+                          const DaemonConfig& defaults = {});
+DaemonConfig load_config(const std::filesystem::path& path, const DaemonConfig& defaults = {});
 
 // Throws kInvalidInput when options contradict each other or are out of range.
 void validate(const DaemonConfig& config);

@@ -42,9 +42,16 @@ std::unique_ptr<engine::Backend> make_backend(const service::DaemonConfig& confi
 }
 
 std::unique_ptr<engine::Engine> start_engine() {
+  // The library's defaults differ from the daemon's in one point: no subgroup checks of the
+  // key's points (hours for a Filecoin key), as supraseal and
+  // bellperson load .params, whose integrity the published digests of Filecoin's parameter
+  // files vouch for. `[keys] check_subgroups = true` in CUZK_CONFIG turns them on.
   service::DaemonConfig config;
+  config.check_key_subgroups = false;
   const char* config_path = std::getenv("CUZK_CONFIG");
-  if (config_path != nullptr && *config_path != '\0') config = service::load_config(config_path);
+  if (config_path != nullptr && *config_path != '\0') {
+    config = service::load_config(config_path, config);
+  }
   // The library listens on nothing: the daemon's need of a socket or TCP address is not its.
   service::DaemonConfig checked = config;
   if (checked.socket.empty() && checked.tcp_address.empty()) checked.socket = "(unused)";

@@ -33,6 +33,14 @@ TEST(ServiceConfig, TheSampleConfigParses) {
   EXPECT_FALSE(c.h_tables);
 }
 
+TEST(ServiceConfig, WhatTheTextLeavesOutKeepsTheCallersDefaults) {
+  DaemonConfig library;
+  library.check_key_subgroups = false;  // the supraseal libraries' default
+  EXPECT_FALSE(parse_config("[engine]\nbackend = \"cpu\"\n", "t.toml", library).check_key_subgroups);
+  EXPECT_TRUE(parse_config("[keys]\ncheck_subgroups = true\n", "t.toml", library).check_key_subgroups);
+  EXPECT_TRUE(parse_config("", "t.toml").check_key_subgroups) << "the daemon checks by default";
+}
+
 TEST(ServiceConfig, EveryOptionIsRead) {
   const auto c = parse_config(R"(
 [server]
