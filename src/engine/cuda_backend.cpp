@@ -549,23 +549,30 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
   };
   groth16::KeyFileOpenOptions open;
   open.subgroup_check = subgroups;
+  open.read_matrices = built == nullptr;  // built: the coefficients or .r1cs are not read again
   const groth16::KeyFile file = groth16::KeyFile::open(key_file_source(source), open);
   return file.visit([&](const auto& key) {
     using Key = std::decay_t<decltype(key)>;
     if constexpr (std::is_same_v<Key, groth16::ParamsKey>) {
       using Curve = groth16::BellmanCurve;
       using Resident = gpu::prover::ResidentCircuit<Curve>;
+      const auto* host = prebuilt.template operator()<typename Curve::Fr>();
       return load.template operator()<Curve>(key.params, file.format(), [&](const auto& streamed) {
+        if (host != nullptr) {  // the matrices shape() built from the .r1cs
+          return streamed != nullptr
+                     ? Resident::from_params(key.params, *host, streamed)
+                     : Resident::from_params(key.params, *host, gpu::prover::KeyPlacement::kDevice,
+                                             h_table);
+        }
         if (!key.r1cs) {  // assignments only: the key without matrices
           return streamed != nullptr ? Resident::from_params(key.params, streamed)
                                      : Resident::from_params(
                                            key.params, gpu::prover::KeyPlacement::kDevice, h_table);
         }
-        const auto* host = prebuilt.template operator()<typename Curve::Fr>();
         return streamed != nullptr
-                   ? Resident::from_params(key.params, *key.r1cs, streamed, host)
+                   ? Resident::from_params(key.params, *key.r1cs, streamed)
                    : Resident::from_params(key.params, *key.r1cs,
-                                           gpu::prover::KeyPlacement::kDevice, h_table, host);
+                                           gpu::prover::KeyPlacement::kDevice, h_table);
       });
     } else {
       using Curve = typename Key::Curve;

@@ -328,7 +328,7 @@ Groth16Zkey<Curve> parse_zkey(std::span<const uint8_t> file, std::string_view fi
     decode_points(bytes, std::span(vec), options, where(file_name, id));
   };
   points(key.ic, s.ic, size_t(h.n_public) + 1, kIcSection);
-  key.coefficients = decode_coefficients<Curve>(s, options.threads);
+  if (options.coefficients) key.coefficients = decode_coefficients<Curve>(s, options.threads);
   points(key.a, s.a, h.n_vars, kASection);
   points(key.b1, s.b1, h.n_vars, kB1Section);
   points(key.b2, s.b2, h.n_vars, kB2Section);

@@ -110,6 +110,7 @@ struct ZkeySections {
 
 struct ZkeyReadOptions {
   io::SubgroupCheck subgroup_check = io::SubgroupCheck::kOn;
+  bool coefficients = true;  // false: section 4 is checked for size only, not decoded
   unsigned threads = 0;  // 0: one per hardware thread
 };
 

@@ -216,13 +216,14 @@ KeyFile KeyFile::open(const KeyFileSource& source, const KeyFileOpenOptions& opt
     formats::ParamsReadOptions read;
     read.subgroup_check = options.subgroup_check;
     ParamsKey key{formats::read_bellman_params(source.key, read), std::nullopt};
-    if (!shape.r1cs.empty()) key.r1cs = formats::read_r1cs<BellmanCurve>(shape.r1cs);
+    if (!shape.r1cs.empty() && options.read_matrices) key.r1cs = formats::read_r1cs<BellmanCurve>(shape.r1cs);
     return KeyFile(std::move(shape), source.key.string(), KeyVariant(std::move(key)));
   }
   return formats::with_curve(shape.curve, [&](auto curve) {
     using Curve = decltype(curve);
     formats::ZkeyReadOptions read;
     read.subgroup_check = options.subgroup_check;
+    read.coefficients = options.read_matrices;
     ZkeyKey<Curve> key{formats::read_zkey<Curve>(source.key, read), std::nullopt};
     if (!shape.r1cs.empty()) key.r1cs = formats::read_r1cs<Curve>(shape.r1cs);
     return KeyFile(shape, source.key.string(), KeyVariant(std::move(key)));

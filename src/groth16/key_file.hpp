@@ -111,7 +111,8 @@ struct ZkeyKey {
 };
 struct ParamsKey {
   formats::BellmanParams params;
-  std::optional<formats::R1cs<BellmanCurve>> r1cs;  // none: assignments only
+  // none: assignments only, or opened without its matrices (KeyFileOpenOptions::read_matrices)
+  std::optional<formats::R1cs<BellmanCurve>> r1cs;
 };
 using KeyVariant = std::variant<ZkeyKey<formats::Bn254>, ZkeyKey<formats::Bls12_381>, ParamsKey>;
 
@@ -129,6 +130,10 @@ struct KeyFileOpenOptions {
   // Subgroup checks of every key point (hours for Filecoin-size keys); points are always
   // checked to be on their curve, and every proof is verified before it is returned.
   io::SubgroupCheck subgroup_check = io::SubgroupCheck::kOff;
+  // false: the caller has built the circuit's matrices already (from visit_layout), so a
+  // .zkey's coefficient section is not decoded (zkey.coefficients stays empty) and a .params's
+  // .r1cs is not read (r1cs stays empty). A .zkey's own .r1cs, which checks witnesses, is read.
+  bool read_matrices = true;
 };
 
 // A key's layout without its points, for budgeting before a load: a .zkey's sections (views

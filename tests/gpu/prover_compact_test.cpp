@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -91,6 +92,40 @@ TYPED_TEST(CompactMatrixTest, EncodingsRoundTrip) {
     EXPECT_EQ(m.bytes(), (c.rows + 1) * 4 + nnz * 4 + nnz * width + values * sizeof(Fr) +
                              m.heavy_segment_start.size() * 4);
     EXPECT_LE(m.bytes(), (c.rows + 1) * 4 + nnz * (4 + sizeof(Fr)) + 4);
+  }
+}
+
+// More terms than one block of the parallel build (compact_matrix.cpp, 2^20 terms): the blocks'
+// tables merge into the table of a single pass, values in order of first occurrence, and a
+// wire past the columns is named by its first term.
+TYPED_TEST(CompactMatrixTest, BlocksMergeIntoTheFirstOccurrenceTable) {
+  using Fr = typename TypeParam::Fr;
+  auto rng = cuzk::test::rng("compact blocks");
+  const RandomCsr<Fr> csr = random_csr<Fr>(rng, 600000, 8, 5000, 300);  // ~2.4M terms
+  ASSERT_GT(csr.column.size(), size_t(2) << 20);
+  const CompactMatrix<Fr> m = compact_matrix<Fr>(csr.row_start, csr.column, csr.value, 5000);
+  EXPECT_EQ(m.encoding, CoefficientEncoding::kIndex16);
+  std::vector<Fr> first_seen;
+  for (const Fr& v : csr.value) {
+    if (std::find(first_seen.begin(), first_seen.end(), v) == first_seen.end()) {
+      first_seen.push_back(v);
+    }
+    if (first_seen.size() == 300) break;  // the whole pool
+  }
+  EXPECT_EQ(m.values, first_seen) << "the table is in order of first occurrence";
+  EXPECT_EQ(test::first_difference(decode_coefficients(m), csr.value), -1);
+  // Two wires past the columns in different blocks: the error names the first.
+  RandomCsr<Fr> bad = csr;
+  bad.column[(size_t(2) << 20) + 5] = 5000;
+  bad.column[(size_t(1) << 20) + 7] = 5001;
+  try {
+    compact_matrix<Fr>(bad.row_start, bad.column, bad.value, 5000);
+    ADD_FAILURE() << "a wire past the columns was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("term " + std::to_string((size_t(1) << 20) + 7) +
+                                         " names wire 5001"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -184,6 +219,29 @@ TYPED_TEST(CompactMatrixTest, EmulatedSynthesisMatchesReference) {
           test::reference_from_r1cs(circuit.r1cs, circuit.witness, key.header.domain_size);
       EXPECT_EQ(test::first_difference(from_r1cs.c, actual.c), -1) << what << ": a∘b vs C·w";
     }
+  }
+}
+
+// The zkey's matrices do not depend on the order of its coefficient section beyond the order
+// of each row's terms: rows in file order (as setups write them, the parallel scatter) and rows
+// shuffled (the serial counting sort) give the same matrices.
+TYPED_TEST(CompactMatrixTest, ZkeyMatricesDoNotDependOnTheSectionsRowOrder) {
+  using Curve = TypeParam;
+  const uint64_t seed = cuzk::test::seed();
+  const auto circuit = test::make_circuit<Curve>(test::circuit_cases(false).front(), seed);
+  const auto key = groth16::setup(circuit.r1cs);
+  auto shuffled = key;
+  // Reverse the order of the rows, keeping each row's terms in file order.
+  std::stable_sort(shuffled.coefficients.begin(), shuffled.coefficients.end(),
+                   [](const auto& x, const auto& y) { return x.row > y.row; });
+  ASSERT_NE(shuffled.coefficients.front().row, key.coefficients.front().row);
+  const auto in_order = host_circuit_from_zkey(key);
+  const auto reordered = host_circuit_from_zkey(shuffled);
+  for (const auto* pair : {&in_order.a, &in_order.b}) {
+    const auto& other = pair == &in_order.a ? reordered.a : reordered.b;
+    EXPECT_EQ(pair->row_start, other.row_start);
+    EXPECT_EQ(pair->column, other.column);
+    EXPECT_EQ(test::first_difference(decode_coefficients(*pair), decode_coefficients(other)), -1);
   }
 }
 

@@ -2,10 +2,15 @@
 
 #include "gpu/prover/compact_matrix.hpp"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <limits>
 #include <unordered_map>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
@@ -78,22 +83,19 @@ void check_offsets(std::span<const uint64_t> row_start, size_t nnz) {
   }
 }
 
-// The table of distinct values and each term's index into it, or an empty table when the
-// full form is at least as small (the count stops as soon as that is certain).
+// Terms per block of the parallel passes below.
+constexpr size_t kBlockTerms = size_t(1) << 20;
+
+// The distinct values of value[begin, end) in order of first occurrence, and each term's index
+// among them in term_index; stops (returns false) once there are `limit`.
 template <class Fr>
-std::vector<Fr> distinct_values(std::span<const Fr> value, std::vector<uint32_t>& term_index) {
-  const size_t nnz = value.size();
-  // A table of d values can beat the full form only if 1·nnz + 32·d < 32·nnz (u8 indices, the
-  // narrowest): past nnz·(32 − 1)/32 distinct values counting stops. compact_matrix() compares
-  // the exact sizes afterwards.
-  const size_t limit = nnz - nnz / sizeof(Fr);
+bool local_distinct(std::span<const Fr> value, size_t begin, size_t end, size_t limit,
+                    std::vector<Fr>& table, std::vector<uint32_t>& term_index) {
   std::unordered_map<Limbs<Fr>, uint32_t, LimbsHash<Fr>> ids;
-  std::vector<Fr> table;
-  term_index.resize(nnz);
   // Runs of equal coefficients (the many 1s) skip the hash lookup.
   Limbs<Fr> last{};
   uint32_t last_id = std::numeric_limits<uint32_t>::max();
-  for (size_t t = 0; t < nnz; ++t) {
+  for (size_t t = begin; t < end; ++t) {
     const Limbs<Fr> key = limbs_of(value[t]);
     if (last_id != std::numeric_limits<uint32_t>::max() && key == last) {
       term_index[t] = last_id;
@@ -102,15 +104,60 @@ std::vector<Fr> distinct_values(std::span<const Fr> value, std::vector<uint32_t>
     auto [it, inserted] = ids.try_emplace(key, uint32_t(table.size()));
     if (inserted) {
       table.push_back(value[t]);
-      if (table.size() >= limit) {
-        term_index.clear();
-        return {};
-      }
+      if (table.size() >= limit) return false;
     }
     last = key;
     last_id = it->second;
     term_index[t] = last_id;
   }
+  return true;
+}
+
+// The table of distinct values and each term's index into it, or an empty table when the
+// full form is at least as small (the count stops as soon as that is certain). Blocks of terms
+// find their own distinct values in parallel; merged in block order they give the table a
+// single pass gives, in order of first occurrence.
+template <class Fr>
+std::vector<Fr> distinct_values(std::span<const Fr> value, std::vector<uint32_t>& term_index) {
+  const size_t nnz = value.size();
+  // A table of d values can beat the full form only if 1·nnz + 32·d < 32·nnz (u8 indices, the
+  // narrowest): past nnz·(32 − 1)/32 distinct values counting stops. compact_matrix() compares
+  // the exact sizes afterwards.
+  const size_t limit = nnz - nnz / sizeof(Fr);
+  term_index.resize(nnz);
+  const size_t blocks = (nnz + kBlockTerms - 1) / kBlockTerms;
+  std::vector<std::vector<Fr>> local(blocks);
+  std::atomic<bool> too_many{false};
+  tbb::parallel_for(size_t(0), blocks, [&](size_t b) {
+    if (too_many.load(std::memory_order_relaxed)) return;
+    const size_t begin = b * kBlockTerms, end = std::min(nnz, begin + kBlockTerms);
+    if (!local_distinct(value, begin, end, limit, local[b], term_index)) too_many = true;
+  });
+  if (too_many) {
+    term_index.clear();
+    return {};
+  }
+  std::unordered_map<Limbs<Fr>, uint32_t, LimbsHash<Fr>> ids;
+  std::vector<Fr> table;
+  std::vector<std::vector<uint32_t>> global_id(blocks);
+  for (size_t b = 0; b < blocks; ++b) {
+    global_id[b].reserve(local[b].size());
+    for (const Fr& v : local[b]) {
+      auto [it, inserted] = ids.try_emplace(limbs_of(v), uint32_t(table.size()));
+      if (inserted) {
+        table.push_back(v);
+        if (table.size() >= limit) {
+          term_index.clear();
+          return {};
+        }
+      }
+      global_id[b].push_back(it->second);
+    }
+  }
+  tbb::parallel_for(size_t(0), blocks, [&](size_t b) {
+    const size_t begin = b * kBlockTerms, end = std::min(nnz, begin + kBlockTerms);
+    for (size_t t = begin; t < end; ++t) term_index[t] = global_id[b][term_index[t]];
+  });
   return table;
 }
 
@@ -175,11 +222,21 @@ CompactMatrix<Fr> compact_matrix(std::span<const uint64_t> row_start,
   m.split = split;
   m.row_start.assign(row_start.begin(), row_start.end());
   m.column.assign(column.begin(), column.end());
-  for (size_t t = 0; t < nnz; ++t) {
-    if (column[t] >= n_columns) {
-      CUZK_INVALID_INPUT("compact_matrix: term " + std::to_string(t) + " names wire " +
-                         std::to_string(column[t]) + " of " + std::to_string(n_columns));
-    }
+  // The first term naming a wire past the columns, if any (searched in parallel).
+  std::atomic<size_t> bad{nnz};
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, nnz, kBlockTerms),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      for (size_t t = range.begin(); t != range.end(); ++t) {
+                        if (column[t] < n_columns) continue;
+                        size_t seen = bad.load();
+                        while (t < seen && !bad.compare_exchange_weak(seen, t)) {
+                        }
+                        return;
+                      }
+                    });
+  if (const size_t t = bad.load(); t < nnz) {
+    CUZK_INVALID_INPUT("compact_matrix: term " + std::to_string(t) + " names wire " +
+                       std::to_string(column[t]) + " of " + std::to_string(n_columns));
   }
 
   std::vector<uint32_t> term_index;
@@ -196,10 +253,15 @@ CompactMatrix<Fr> compact_matrix(std::span<const uint64_t> row_start,
     m.encoding = indexed;
     const size_t width = index_width(m.encoding);
     m.index.resize(nnz * width);
-    for (size_t t = 0; t < nnz; ++t) {
-      const uint32_t id = term_index[t];
-      for (size_t k = 0; k < width; ++k) m.index[t * width + k] = uint8_t(id >> (8 * k));
-    }
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, nnz, kBlockTerms),
+                      [&](const tbb::blocked_range<size_t>& range) {
+                        for (size_t t = range.begin(); t != range.end(); ++t) {
+                          const uint32_t id = term_index[t];
+                          for (size_t k = 0; k < width; ++k) {
+                            m.index[t * width + k] = uint8_t(id >> (8 * k));
+                          }
+                        }
+                      });
     m.values = std::move(table);
   }
   split_heavy_rows(m);

@@ -3,7 +3,9 @@
 #include "gpu/prover/host_circuit.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,31 +20,81 @@ namespace cuzk::gpu::prover {
 
 namespace {
 
+// Coefficients per block of the parallel passes below.
+constexpr size_t kBlockTerms = size_t(1) << 20;
+
+// One block's terms of one matrix: how many, and whether their rows never decrease.
+struct BlockRows {
+  size_t terms = 0;
+  uint32_t first_row = 0, last_row = 0, max_row = 0;
+  bool ascending = true;
+};
+
 // The terms of one matrix of the zkey's coefficient section as a CSR (counting sort by row,
-// file order kept within a row).
+// file order kept within a row). Setups write the section constraint by constraint, so each
+// matrix's rows ascend in file order: the CSR is then that matrix's terms in file order, which
+// blocks of the section scatter in parallel. Other orders take the serial counting sort.
 template <class Fr>
 CompactMatrix<Fr> zkey_matrix(std::span<const formats::ZkeyCoefficient<Fr>> coefficients,
                               uint32_t matrix, uint32_t n_vars, const RowSplit& split) {
+  const size_t blocks = (coefficients.size() + kBlockTerms - 1) / kBlockTerms;
+  const auto block_of = [&](size_t b) {
+    return coefficients.subspan(b * kBlockTerms,
+                                std::min(kBlockTerms, coefficients.size() - b * kBlockTerms));
+  };
+  std::vector<BlockRows> per_block(blocks);
+  tbb::parallel_for(size_t(0), blocks, [&](size_t b) {
+    BlockRows& r = per_block[b];
+    for (const auto& t : block_of(b)) {
+      if (t.matrix != matrix) continue;
+      if (r.terms == 0) r.first_row = t.row;
+      r.ascending = r.ascending && (r.terms == 0 || t.row >= r.last_row);
+      r.last_row = t.row;
+      r.max_row = std::max(r.max_row, t.row);
+      ++r.terms;
+    }
+  });
   uint32_t rows = 0;
   size_t nnz = 0;
-  for (const auto& t : coefficients) {
-    if (t.matrix != matrix) continue;
-    rows = std::max(rows, t.row + 1);
-    ++nnz;
+  bool ascending = true;
+  std::optional<uint32_t> previous_last;
+  std::vector<size_t> base(blocks, 0);
+  for (size_t b = 0; b < blocks; ++b) {
+    const BlockRows& r = per_block[b];
+    base[b] = nnz;
+    if (r.terms == 0) continue;
+    nnz += r.terms;
+    rows = std::max(rows, r.max_row + 1);
+    ascending = ascending && r.ascending && (!previous_last || *previous_last <= r.first_row);
+    previous_last = r.last_row;
   }
   std::vector<uint64_t> row_start(size_t(rows) + 1, 0);
-  for (const auto& t : coefficients) {
-    if (t.matrix == matrix) ++row_start[t.row + 1];
-  }
-  for (size_t r = 0; r < rows; ++r) row_start[r + 1] += row_start[r];
-  std::vector<uint64_t> next(row_start.begin(), row_start.end() - 1);
   std::vector<uint32_t> column(nnz);
   std::vector<Fr> value(nnz);
-  for (const auto& t : coefficients) {
-    if (t.matrix != matrix) continue;
-    const uint64_t k = next[t.row]++;
-    column[k] = t.wire;
-    value[k] = t.value;
+  if (ascending) {
+    tbb::parallel_for(size_t(0), blocks, [&](size_t b) {
+      size_t k = base[b];
+      for (const auto& t : block_of(b)) {
+        if (t.matrix != matrix) continue;
+        std::atomic_ref<uint64_t>(row_start[t.row + 1]).fetch_add(1, std::memory_order_relaxed);
+        column[k] = t.wire;
+        value[k] = t.value;
+        ++k;
+      }
+    });
+    for (size_t r = 0; r < rows; ++r) row_start[r + 1] += row_start[r];
+  } else {
+    for (const auto& t : coefficients) {
+      if (t.matrix == matrix) ++row_start[t.row + 1];
+    }
+    for (size_t r = 0; r < rows; ++r) row_start[r + 1] += row_start[r];
+    std::vector<uint64_t> next(row_start.begin(), row_start.end() - 1);
+    for (const auto& t : coefficients) {
+      if (t.matrix != matrix) continue;
+      const uint64_t k = next[t.row]++;
+      column[k] = t.wire;
+      value[k] = t.value;
+    }
   }
   return compact_matrix<Fr>(row_start, column, value, n_vars, split);
 }
@@ -84,13 +136,25 @@ HostCircuit<typename Curve::Fr> host_circuit_from_zkey(const formats::Groth16Zke
   c.n_vars = key.header.n_vars;
   c.n_public = key.header.n_public;
   const std::span<const formats::ZkeyCoefficient<Fr>> coefficients(key.coefficients);
-  for (size_t i = 0; i < coefficients.size(); ++i) {
+  // The first coefficient outside the matrices or the domain, if any (searched in parallel).
+  std::atomic<size_t> bad{coefficients.size()};
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, coefficients.size(), kBlockTerms),
+                    [&](const tbb::blocked_range<size_t>& range) {
+                      for (size_t i = range.begin(); i != range.end(); ++i) {
+                        const auto& t = coefficients[i];
+                        if (t.matrix > 1 || t.row >= c.domain_size) {
+                          size_t seen = bad.load();
+                          while (i < seen && !bad.compare_exchange_weak(seen, i)) {
+                          }
+                          return;
+                        }
+                      }
+                    });
+  if (const size_t i = bad.load(); i < coefficients.size()) {
     const auto& t = coefficients[i];
-    if (t.matrix > 1 || t.row >= c.domain_size) {
-      CUZK_INVALID_INPUT("zkey coefficient " + std::to_string(i) + ": matrix " +
-                         std::to_string(t.matrix) + ", row " + std::to_string(t.row) +
-                         " (the domain has " + std::to_string(c.domain_size) + " rows)");
-    }
+    CUZK_INVALID_INPUT("zkey coefficient " + std::to_string(i) + ": matrix " +
+                       std::to_string(t.matrix) + ", row " + std::to_string(t.row) +
+                       " (the domain has " + std::to_string(c.domain_size) + " rows)");
   }
   c.a = zkey_matrix<Fr>(coefficients, 0, c.n_vars, split);
   c.b = zkey_matrix<Fr>(coefficients, 1, c.n_vars, split);

@@ -13,8 +13,10 @@
 // coefficients are Montgomery c·R, so one product with R² (as a Montgomery factor) gives c·R².
 // Rows past the matrices up to the domain size are zero in a, b and c.
 //
-// Cost: one pass over the terms plus a counting sort by row for the zkey (the coefficient section
-// lists A and B interleaved); load-time work, single-threaded except where noted.
+// Cost: load-time work, a few passes over the terms on every core: the zkey's coefficient
+// section lists A and B interleaved, row by row as setups write it, and blocks of it are
+// scattered into each matrix in parallel (a section in another order takes a serial counting
+// sort by row); the distinct coefficient values are found per block, then merged.
 
 #include <cstdint>
 #include <optional>

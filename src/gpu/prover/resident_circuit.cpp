@@ -43,14 +43,16 @@ auto assignment_shape(const formats::BellmanParams& params) {
   };
 }
 
-// `prebuilt` when given (checked against the key's sizes), else the matrices built by `build`.
-template <class Fr, class Build>
-const HostCircuit<Fr>& host_or_build(const HostCircuit<Fr>* prebuilt, uint32_t domain_size,
-                                     uint32_t n_vars, uint32_t n_public,
-                                     std::optional<HostCircuit<Fr>>& built, Build&& build) {
-  if (prebuilt == nullptr) return built.emplace(build());
-  if ((domain_size != 0 && prebuilt->domain_size != domain_size) ||
-      prebuilt->n_vars != n_vars || prebuilt->n_public != n_public) {
+// `prebuilt` when given (checked against the key's sizes), else the matrices built here into
+// `built`.
+template <class Curve>
+const HostCircuit<typename Curve::Fr>& zkey_host(
+    const formats::Groth16Zkey<Curve>& zkey, const HostCircuit<typename Curve::Fr>* prebuilt,
+    std::optional<HostCircuit<typename Curve::Fr>>& built) {
+  const auto& h = zkey.header;
+  if (prebuilt == nullptr) return built.emplace(host_circuit_from_zkey(zkey));
+  if (prebuilt->domain_size != h.domain_size || prebuilt->n_vars != h.n_vars ||
+      prebuilt->n_public != h.n_public) {
     CUZK_INVALID_INPUT("the prebuilt matrices (domain " + std::to_string(prebuilt->domain_size) +
                        ", " + std::to_string(prebuilt->n_vars) + " wires, " +
                        std::to_string(prebuilt->n_public) + " public) are not this key's");
@@ -58,22 +60,14 @@ const HostCircuit<Fr>& host_or_build(const HostCircuit<Fr>* prebuilt, uint32_t d
   return *prebuilt;
 }
 
-template <class Curve>
-const HostCircuit<typename Curve::Fr>& zkey_host(const formats::Groth16Zkey<Curve>& zkey,
-                                                 const HostCircuit<typename Curve::Fr>* prebuilt,
-                                                 std::optional<HostCircuit<typename Curve::Fr>>& built) {
-  const auto& h = zkey.header;
-  return host_or_build(prebuilt, h.domain_size, h.n_vars, h.n_public, built,
-                       [&] { return host_circuit_from_zkey(zkey); });
-}
-
-template <class Curve>
-const HostCircuit<typename Curve::Fr>& r1cs_host(const formats::R1cs<Curve>& r1cs,
-                                                 const HostCircuit<typename Curve::Fr>* prebuilt,
-                                                 std::optional<HostCircuit<typename Curve::Fr>>& built) {
-  const auto& h = r1cs.header;
-  return host_or_build(prebuilt, 0, h.n_wires, h.n_public(), built,
-                       [&] { return host_circuit_from_r1cs(r1cs); });
+// A .params key has one IC point per public input and the constant one.
+template <class Fr>
+void check_inputs_fit(const formats::BellmanParams& params, const HostCircuit<Fr>& host) {
+  if (params.vk.ic.size() != size_t(host.n_public) + 1) {
+    CUZK_INVALID_INPUT("the circuit has " + std::to_string(host.n_public) +
+                       " public inputs; the key's verifying key has " +
+                       std::to_string(params.vk.ic.size()) + " IC points (one more expected)");
+  }
 }
 
 }  // namespace
@@ -155,13 +149,34 @@ template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::BellmanParams& params,
                                                            const formats::R1cs<Curve>& r1cs,
                                                            KeyPlacement placement,
-                                                           HTableShape h_table,
-                                                           const HostCircuit<Fr>* prebuilt) {
+                                                           HTableShape h_table) {
   if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
     CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
   } else {
-    std::optional<HostCircuit<Fr>> built;
-    const HostCircuit<Fr>& host = r1cs_host(r1cs, prebuilt, built);
+    return from_params(params, host_circuit_from_r1cs(r1cs), placement, h_table);
+  }
+}
+
+template <class Curve>
+ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(
+    const formats::BellmanParams& params, const formats::R1cs<Curve>& r1cs,
+    std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
+  if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
+    CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
+  } else {
+    return from_params(params, host_circuit_from_r1cs(r1cs), std::move(streamed));
+  }
+}
+
+template <class Curve>
+ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::BellmanParams& params,
+                                                           const HostCircuit<Fr>& host,
+                                                           KeyPlacement placement,
+                                                           HTableShape h_table) {
+  if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
+    CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
+  } else {
+    check_inputs_fit(params, host);
     return upload(&host, host.domain_size, params, ntt::Convention::kBellman, placement, h_table,
                   nullptr, circuit_shape(host));
   }
@@ -169,14 +184,13 @@ ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(const formats::Bellma
 
 template <class Curve>
 ResidentCircuit<Curve> ResidentCircuit<Curve>::from_params(
-    const formats::BellmanParams& params, const formats::R1cs<Curve>& r1cs,
-    std::shared_ptr<const DeviceProvingKey<Curve>> streamed, const HostCircuit<Fr>* prebuilt) {
+    const formats::BellmanParams& params, const HostCircuit<Fr>& host,
+    std::shared_ptr<const DeviceProvingKey<Curve>> streamed) {
   if constexpr (!std::is_same_v<Curve, formats::Bls12_381>) {
     CUZK_INVALID_INPUT("bellman .params keys are BLS12-381 keys");
   } else {
     if (streamed == nullptr) CUZK_INVALID_INPUT("no shared proving key given");
-    std::optional<HostCircuit<Fr>> built;
-    const HostCircuit<Fr>& host = r1cs_host(r1cs, prebuilt, built);
+    check_inputs_fit(params, host);
     return upload(&host, host.domain_size, params, ntt::Convention::kBellman,
                   KeyPlacement::kStreamed, {}, std::move(streamed), circuit_shape(host));
   }

@@ -85,10 +85,10 @@ class ResidentCircuit {
   // with kPlacementMarginBytes to spare, or none, so that the table never changes where the
   // key goes (key().h_table_shape() says what was made).
   //
-  // `prebuilt`, where given, is host_circuit_from_zkey(zkey) (or host_circuit_from_r1cs(r1cs)
-  // for the .params factories) made beforehand, e.g. to size the key's budgets: the upload
-  // uses it instead of building the matrices again. Throws kInvalidInput when its domain, wire
-  // count or public count are not the key's.
+  // `prebuilt`, where given, is host_circuit_from_zkey(zkey) made beforehand, e.g. to size the
+  // key's budgets: the upload uses it instead of building the matrices again, and `zkey` may
+  // then lack its coefficients (ZkeyReadOptions::coefficients). Throws kInvalidInput when its
+  // domain, wire count or public count are not the key's.
   static ResidentCircuit from_zkey(const formats::Groth16Zkey<Curve>& zkey,
                                    KeyPlacement placement = KeyPlacement::kDevice,
                                    HTableShape h_table = {},
@@ -106,13 +106,19 @@ class ResidentCircuit {
   static ResidentCircuit from_params(const formats::BellmanParams& params,
                                      const formats::R1cs<Curve>& r1cs,
                                      KeyPlacement placement = KeyPlacement::kDevice,
-                                     HTableShape h_table = {},
-                                     const HostCircuit<Fr>* prebuilt = nullptr);
+                                     HTableShape h_table = {});
   // As from_zkey with a shared streamed key (made from these params).
   static ResidentCircuit from_params(const formats::BellmanParams& params,
                                      const formats::R1cs<Curve>& r1cs,
-                                     std::shared_ptr<const DeviceProvingKey<Curve>> streamed,
-                                     const HostCircuit<Fr>* prebuilt = nullptr);
+                                     std::shared_ptr<const DeviceProvingKey<Curve>> streamed);
+  // The same from host_circuit_from_r1cs(r1cs) made beforehand (the .r1cs itself not needed).
+  static ResidentCircuit from_params(const formats::BellmanParams& params,
+                                     const HostCircuit<Fr>& host,
+                                     KeyPlacement placement = KeyPlacement::kDevice,
+                                     HTableShape h_table = {});
+  static ResidentCircuit from_params(const formats::BellmanParams& params,
+                                     const HostCircuit<Fr>& host,
+                                     std::shared_ptr<const DeviceProvingKey<Curve>> streamed);
   // A .params key alone, without matrices: it proves bellman assignments only
   // (assignment_prover.hpp), and shape() is an assignment partition's. BLS12-381 only.
   static ResidentCircuit from_params(const formats::BellmanParams& params,
