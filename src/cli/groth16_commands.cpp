@@ -10,6 +10,7 @@
 // Output files are written to <name>.partial and renamed, so a failed command leaves an
 // existing file untouched. Steps longer than a second print progress lines (progress.hpp).
 
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -26,6 +27,7 @@
 #include "engine/engine.hpp"
 #include "formats/curve_id.hpp"
 #include "formats/input_file.hpp"
+#include "groth16/blinding_bytes.hpp"
 #include "groth16/key_file.hpp"
 #include "groth16/key_file_commands.hpp"
 #include "util/error.hpp"
@@ -81,7 +83,51 @@ struct ProveArgs {
   std::string key, wtns, proof, pub = "public.json", r1cs;
   bool json = false, check_key_subgroups = false;
   std::string backend = "auto", key_memory = "auto";
+  std::string blinding;  // "R,S": fixed blinding scalars; "": fresh random ones
 };
+
+// A decimal or 0x-hex integer below 2^256 as 32 little-endian bytes (whether it is below the
+// key's scalar modulus is checked once the key is known: groth16::blinding_from_bytes).
+std::array<uint8_t, 32> integer_bytes(std::string_view text, const std::string& what) {
+  std::array<uint8_t, 32> out{};
+  const std::string shown(text);
+  unsigned base = 10;
+  if (text.starts_with("0x") || text.starts_with("0X")) {
+    base = 16;
+    text.remove_prefix(2);
+  }
+  if (text.empty()) CUZK_INVALID_INPUT(what + ": '" + shown + "' is not an integer");
+  for (const char ch : text) {
+    unsigned digit = 0;
+    if (ch >= '0' && ch <= '9') {
+      digit = unsigned(ch - '0');
+    } else if (base == 16 && ch >= 'a' && ch <= 'f') {
+      digit = unsigned(ch - 'a') + 10;
+    } else if (base == 16 && ch >= 'A' && ch <= 'F') {
+      digit = unsigned(ch - 'A') + 10;
+    } else {
+      CUZK_INVALID_INPUT(what + ": '" + shown + "' is not a decimal or 0x-hex integer");
+    }
+    unsigned carry = digit;
+    for (uint8_t& byte : out) {
+      const unsigned v = unsigned(byte) * base + carry;
+      byte = uint8_t(v);
+      carry = v >> 8;
+    }
+    if (carry != 0) CUZK_INVALID_INPUT(what + ": " + shown + " does not fit 256 bits");
+  }
+  return out;
+}
+
+// --blinding "R,S".
+groth16::BlindingBytes parse_blinding(const std::string& text) {
+  const size_t comma = text.find(',');
+  if (comma == std::string::npos) {
+    CUZK_INVALID_INPUT("--blinding " + text + ": expected R,S (two integers)");
+  }
+  return {integer_bytes(std::string_view(text).substr(0, comma), "--blinding r"),
+          integer_bytes(std::string_view(text).substr(comma + 1), "--blinding s")};
+}
 
 // The engine's stage times of the job (engine/job.hpp, StageTimes): key_load includes reading
 // the key; synthesis the witness's parsing and checks (and a, b, c on the CPU); gpu the
@@ -155,6 +201,7 @@ engine::JobResult prove_one(const ProveArgs& a, std::string& backend_name, Comma
   job.key_id = "key";
   // Opened now: a regular file only ("not a regular file" for /dev/zero, a FIFO, a folder).
   job.partitions.push_back({nullptr, formats::InputFile::open(a.wtns, {})});
+  if (!a.blinding.empty()) job.partitions.back().blinding = parse_blinding(a.blinding);
   const engine::JobId id = engine->submit(std::move(job));
   engine::JobResult result = engine->await(id, std::chrono::hours(24 * 365));
   times.job_ms = lap();
@@ -367,6 +414,11 @@ void add_groth16_commands(CLI::App& app, int& exit_code) {
                 "streamed into each MSM: for keys larger than the GPU's memory), or auto: vram "
                 "when the key fits (default)");
   p->add_flag("--json", prove.json, "Print the stage timings as JSON");
+  p->add_option("--blinding", prove.blinding,
+                "R,S: fixed blinding scalars (decimal or 0x hex, below the curve's scalar "
+                "modulus) instead of fresh random ones, for proofs to compare byte for byte "
+                "with another prover's. Tests only: whoever knows them can learn about the "
+                "witness from the proof");
   p->callback([&exit_code] { exit_code = run_prove(prove); });
 
   static std::string vk, pub, proof;

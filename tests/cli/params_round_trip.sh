@@ -53,6 +53,24 @@ expect 0 '"key_load_ms"' "$CUZK" prove key.params witness.wtns proof.bin public.
 expect 0 '"valid": true' "$CUZK" verify key.vk public.json proof.bin --json
 expect 0 "OK" "$CUZK" verify key.params public.json proof.bin
 
+# Fixed blinding: the same proof twice (decimal and hex spellings), verified; random blinding
+# differs; values that are not integers below the modulus are refused.
+expect 0 "" "$CUZK" prove key.params witness.wtns fixed1.bin fixed_public.json \
+  --r1cs circuit.r1cs --blinding 1000,1001
+expect 0 "" "$CUZK" prove key.params witness.wtns fixed2.bin fixed_public.json \
+  --r1cs circuit.r1cs --blinding 0x3e8,0X3E9
+cmp -s fixed1.bin fixed2.bin || fail "the same blinding gave two different proofs"
+cmp -s fixed1.bin proof.bin && fail "a fixed blinding gave the randomly blinded proof"
+expect 0 "OK" "$CUZK" verify key.vk fixed_public.json fixed1.bin
+expect 2 "expected R,S" "$CUZK" prove key.params witness.wtns x.bin x.json --r1cs circuit.r1cs \
+  --blinding 1000
+expect 2 "not a decimal or 0x-hex integer" "$CUZK" prove key.params witness.wtns x.bin x.json \
+  --r1cs circuit.r1cs --blinding 10z,1
+expect 2 "does not fit 256 bits" "$CUZK" prove key.params witness.wtns x.bin x.json \
+  --r1cs circuit.r1cs --blinding 1,0x1$(printf '%064d' 0)
+expect 2 "not below the scalar field's modulus" "$CUZK" prove key.params witness.wtns x.bin x.json --r1cs circuit.r1cs \
+  --blinding 1,0x$(printf 'f%.0s' $(seq 64))
+
 # A flipped byte in each of A, B and C, and a wrong public input: not accepted (1 when the
 # bytes still decode to points, 2 when they do not; never 0).
 for offset in 20 100 170; do
