@@ -14,6 +14,7 @@
 
 #include "curves/bls12_381.hpp"
 #include "curves/bn254.hpp"
+#include "gpu/prover/parallel_search.hpp"
 #include "util/error.hpp"
 
 namespace cuzk::gpu::prover {
@@ -82,9 +83,6 @@ void check_offsets(std::span<const uint64_t> row_start, size_t nnz) {
                        " rows; the device form holds fewer than 2^32 of each (32-bit offsets)");
   }
 }
-
-// Terms per block of the parallel passes below.
-constexpr size_t kBlockTerms = size_t(1) << 20;
 
 // The distinct values of value[begin, end) in order of first occurrence, and each term's index
 // among them in term_index; stops (returns false) once there are `limit`.
@@ -222,19 +220,9 @@ CompactMatrix<Fr> compact_matrix(std::span<const uint64_t> row_start,
   m.split = split;
   m.row_start.assign(row_start.begin(), row_start.end());
   m.column.assign(column.begin(), column.end());
-  // The first term naming a wire past the columns, if any (searched in parallel).
-  std::atomic<size_t> bad{nnz};
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, nnz, kBlockTerms),
-                    [&](const tbb::blocked_range<size_t>& range) {
-                      for (size_t t = range.begin(); t != range.end(); ++t) {
-                        if (column[t] < n_columns) continue;
-                        size_t seen = bad.load();
-                        while (t < seen && !bad.compare_exchange_weak(seen, t)) {
-                        }
-                        return;
-                      }
-                    });
-  if (const size_t t = bad.load(); t < nnz) {
+  // The first term naming a wire past the columns, if any.
+  if (const size_t t = first_bad_index(nnz, [&](size_t k) { return column[k] >= n_columns; });
+      t < nnz) {
     CUZK_INVALID_INPUT("compact_matrix: term " + std::to_string(t) + " names wire " +
                        std::to_string(column[t]) + " of " + std::to_string(n_columns));
   }

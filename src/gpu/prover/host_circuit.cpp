@@ -12,6 +12,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "gpu/prover/parallel_search.hpp"
 #include "groth16/qap.hpp"
 #include "groth16/setup.hpp"
 #include "util/error.hpp"
@@ -19,9 +20,6 @@
 namespace cuzk::gpu::prover {
 
 namespace {
-
-// Coefficients per block of the parallel passes below.
-constexpr size_t kBlockTerms = size_t(1) << 20;
 
 // One block's terms of one matrix: how many, and whether their rows never decrease.
 struct BlockRows {
@@ -136,21 +134,13 @@ HostCircuit<typename Curve::Fr> host_circuit_from_zkey(const formats::Groth16Zke
   c.n_vars = key.header.n_vars;
   c.n_public = key.header.n_public;
   const std::span<const formats::ZkeyCoefficient<Fr>> coefficients(key.coefficients);
-  // The first coefficient outside the matrices or the domain, if any (searched in parallel).
-  std::atomic<size_t> bad{coefficients.size()};
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, coefficients.size(), kBlockTerms),
-                    [&](const tbb::blocked_range<size_t>& range) {
-                      for (size_t i = range.begin(); i != range.end(); ++i) {
-                        const auto& t = coefficients[i];
-                        if (t.matrix > 1 || t.row >= c.domain_size) {
-                          size_t seen = bad.load();
-                          while (i < seen && !bad.compare_exchange_weak(seen, i)) {
-                          }
-                          return;
-                        }
-                      }
-                    });
-  if (const size_t i = bad.load(); i < coefficients.size()) {
+  // The first coefficient outside the matrices or the domain, if any.
+  if (const size_t i = first_bad_index(coefficients.size(),
+                                       [&](size_t k) {
+                                         const auto& t = coefficients[k];
+                                         return t.matrix > 1 || t.row >= c.domain_size;
+                                       });
+      i < coefficients.size()) {
     const auto& t = coefficients[i];
     CUZK_INVALID_INPUT("zkey coefficient " + std::to_string(i) + ": matrix " +
                        std::to_string(t.matrix) + ", row " + std::to_string(t.row) +
