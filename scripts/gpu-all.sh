@@ -5,8 +5,10 @@
 #   build     this tree's command, GPU prover and engine tests, supraseal libraries, C tests and
 #             benchmark in build/gpu (Release, sm_90, no daemon), and the baseline's command in
 #             build/compare-before from $BASELINE (default .prev/before.tar.gz, `git archive` of
-#             the baseline commit) unless a build/compare-before/cuzk is there already
-#   tests     scripts/gpu-assignment.sh, then scripts/gpu-supraseal.sh (the C tests on the GPU)
+#             the baseline commit) unless a build/compare-before/cuzk is there already; with
+#             neither, this tree's targets alone
+#   tests     the MSM's pinned and batched tests, scripts/gpu-assignment.sh, every engine test on
+#             the cuda backend, then scripts/gpu-supraseal.sh (the C tests on the GPU)
 #   compare   scripts/gpu-prove-compare.sh run: `cuzk prove` of both builds on the GPU cases
 #   bench     scripts/gpu-supraseal-bench.sh at $BENCH_SIZES (default 24)
 #
@@ -23,11 +25,31 @@ for phase in "$@"; do
   echo "==== $phase ($(date -u '+%H:%M:%S UTC'))"
   case $phase in
     build)
-      AFTER_TARGETS="bench_supraseal_abi supraseal_static_c_test" OUT=$OUT/build \
-        scripts/gpu-prove-compare.sh "$BASELINE" build
+      if [[ -f $BASELINE || -x build/compare-before/cuzk ]]; then
+        AFTER_TARGETS="bench_supraseal_abi supraseal_static_c_test cuzk_gpu_msm_test" \
+          OUT=$OUT/build scripts/gpu-prove-compare.sh "$BASELINE" build
+      else
+        # No baseline: this tree's targets alone.
+        source scripts/deps-env.sh
+        mkdir -p "$OUT/build"
+        cmake -S . -B build/gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+          -DCUZK_BUILD_SERVICE=OFF -DCUZK_BUILD_TESTS=ON -DCUZK_BUILD_BENCH=ON \
+          -DCUZK_BUILD_FUZZERS=OFF "${CMAKE_DEPS_PREFIX[@]}" >"$OUT/build/configure.log" &&
+          cmake --build build/gpu -j "$(nproc)" --target cuzk cuzk_gpu_prover_test \
+            cuzk_gpu_engine_test cuzk_gpu_msm_test cuzk_supraseal cuzk_supraseal_curio \
+            cuzk_supraseal_static cuzk_supraseal_curio_static supraseal_fixture supraseal_c_test \
+            supraseal_curio_c_test supraseal_static_c_test bench_supraseal_abi \
+            >"$OUT/build/build.log" 2>&1 || { tail -n 40 "$OUT/build/build.log"; false; }
+      fi
       ;;
     tests)
-      OUT=$OUT/assignment scripts/gpu-assignment.sh build/gpu &&
+      # The MSM's streamed and batched paths, then the provers and the engine's cuda backend
+      # (every test: the pinned-key jobs compute their partitions in groups), then the C tests.
+      build/gpu/tests/gpu/cuzk_gpu_msm_test --gtest_filter='*Batch*:*Pinned*:*ScalarIndex*:*BadArguments*' \
+        --gtest_output="json:$OUT/msm.json" >"$OUT/msm.log" 2>&1 &&
+        OUT=$OUT/assignment scripts/gpu-assignment.sh build/gpu &&
+        build/gpu/tests/gpu/cuzk_gpu_engine_test --gtest_output="json:$OUT/engine.json" \
+          >"$OUT/engine.log" 2>&1 &&
         OUT=$OUT/supraseal scripts/gpu-supraseal.sh build/gpu
       ;;
     compare)

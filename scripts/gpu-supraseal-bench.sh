@@ -2,7 +2,8 @@
 # The supraseal C interface on the GPU (op "supraseal_abi", bench/README.md): 10 porep-shaped
 # circuits per generate_groth16_proofs_c call at 2^24 and 2^26, the key in VRAM, and again with
 # the VRAM the engine may use capped at 24 GB (a 1 GiB key budget and a 23 GiB partition arena:
-# the key stays in pinned host memory and is streamed). Writes one results file per run under
+# the key stays in pinned host memory and is streamed; one worker per GPU, so that the circuits
+# of a call are computed in groups as large as the arena holds, each crossing PCIe once). Writes one results file per run under
 # $OUT and their concatenation, $OUT/supraseal_abi.json.
 #
 #   scripts/gpu-supraseal-bench.sh [BUILD_DIR] [LOG_N...]     default build/gpu, 24 26
@@ -41,7 +42,7 @@ cmake --build "$BUILD_DIR" -j "$(nproc)" --target cuzk bench_supraseal_abi || fa
 BENCH=$BUILD_DIR/bench/supraseal/bench_supraseal_abi
 
 printf '[engine]\nbackend = "cuda"\n' >"$OUT/vram.toml"
-printf '[engine]\nbackend = "cuda"\nvram_arena_bytes = "23GiB"\n[keys.budgets]\nvram = "1GiB"\npinned = "200GiB"\n' \
+printf '[engine]\nbackend = "cuda"\nworkers_per_gpu = 1\nvram_arena_bytes = "23GiB"\n[keys.budgets]\nvram = "1GiB"\npinned = "200GiB"\n' \
   >"$OUT/capped.toml"
 
 results=()

@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,18 @@ class PartitionWork {
   // partition handed to another GPU after prepare is prepared from there. Called only when
   // keeps_witness() is true.
   virtual std::shared_ptr<const std::vector<uint8_t>> rebuild_witness() const { return nullptr; }
+  // Partitions whose works give the same non-null group key may be computed together, by one
+  // worker on one stream (compute_group): works of a key streamed from host memory, whose MSMs
+  // then move each chunk of the key across PCIe once for the whole group instead of once per
+  // partition. Null: computed alone.
+  virtual const void* group_key() const { return nullptr; }
+  // Enqueues the kernels and downloads of this work and of `others` (same group key, each
+  // staged on `stream` into its own slot), as compute() does for one; must not block, except on
+  // the works' own events. The default computes each in turn.
+  virtual void compute_group(std::span<PartitionWork* const> others, Stream& stream) {
+    compute(stream);
+    for (PartitionWork* w : others) w->compute(stream);
+  }
   double synthesis_ms = 0;  // host time of prepare, for the timings
 };
 

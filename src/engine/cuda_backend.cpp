@@ -9,9 +9,11 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <span>
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "engine/key_source.hpp"
 #include "engine/witness_input.hpp"
@@ -257,6 +259,34 @@ class CudaWork : public PartitionWork {
     gpu::prover::enqueue_compute(r.circuit(), r.key(), r.domain(), staging_->buffers, cuda.get());
   }
 
+  // A streamed key's partitions on this device compute together (enqueue_*_compute over the
+  // group): each chunk of the key then crosses PCIe once per group.
+  const void* group_key() const override {
+    return key_.tier() == KeyTier::kPinned ? static_cast<const void*>(&key_) : nullptr;
+  }
+  void compute_group(std::span<PartitionWork* const> others, Stream& stream) override {
+    auto& cuda = dynamic_cast<CudaStream&>(stream);
+    use_device(device_);
+    const auto& r = key_.on(device_);
+    std::vector<gpu::prover::PartitionBuffers<Curve>*> group = {&staging_->buffers};
+    for (PartitionWork* other : others) {
+      auto& work = dynamic_cast<CudaWork&>(*other);
+      if (&work.key_ != &key_ || work.device_ != device_ || work.stream_ != &cuda ||
+          (work.assignment_ == nullptr) != (assignment_ == nullptr)) {
+        CUZK_THROW(ErrorKind::kInternal,
+                   "cuda backend: a group of partitions of different keys, devices or streams");
+      }
+      group.push_back(&work.staging_->buffers);
+    }
+    if constexpr (std::is_same_v<Curve, groth16::BellmanCurve>) {
+      if (assignment_ != nullptr) {
+        gpu::prover::enqueue_assignment_compute(r.key(), r.domain(), group, cuda.get());
+        return;
+      }
+    }
+    gpu::prover::enqueue_compute<Curve>(r.circuit(), r.key(), r.domain(), group, cuda.get());
+  }
+
   PartitionOutput finish() override {
     finished_ = true;
     gpu::prover::GpuProveOptions<Curve> options;
@@ -397,8 +427,7 @@ struct CudaBackend::BuiltCircuit {
       host;
 };
 
-std::shared_ptr<CudaBackend::BuiltCircuit> CudaBackend::take_built(
-    const KeySource& source) const {
+std::shared_ptr<CudaBackend::BuiltCircuit> CudaBackend::take_built(const KeySource& source) const {
   const std::string identity = key_identity(source);
   std::lock_guard lock(mutex_);
   if (last_built_ == nullptr || last_built_->identity != identity) return nullptr;
@@ -581,10 +610,10 @@ std::shared_ptr<const LoadedKey> CudaBackend::load_key(const KeySource& source, 
           key.zkey, file.format(),
           [&](const auto& streamed) {
             const auto* host = prebuilt.template operator()<typename Curve::Fr>();
-            return streamed != nullptr ? Resident::from_zkey(key.zkey, streamed, host)
-                                       : Resident::from_zkey(key.zkey,
-                                                             gpu::prover::KeyPlacement::kDevice,
-                                                             h_table, host);
+            return streamed != nullptr
+                       ? Resident::from_zkey(key.zkey, streamed, host)
+                       : Resident::from_zkey(key.zkey, gpu::prover::KeyPlacement::kDevice, h_table,
+                                             host);
           },
           key.r1cs);
     }

@@ -23,6 +23,7 @@
 #include "ec/scalar_mul.hpp"
 #include "gpu/device_memory.hpp"
 #include "gpu/msm/msm.hpp"
+#include "gpu/msm/staged_bytes.hpp"
 #include "gpu/msm/tuning.hpp"
 #include "gpu/stream.hpp"
 #include "msm/instances.hpp"
@@ -663,13 +664,12 @@ void check_table_msms(Check<Curve>& check, const std::vector<ec::Affine<Curve>>&
     const auto expected = cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(scalars));
     for (size_t per_pass : {size_t(0), n}) {
       for (bool canonicalize : {false, true}) {
-        check.expect(expected,
-                     run_msm_shifted<Curve>(table, scalars, per_pass, stream, canonicalize),
-                     std::string(shape_name(shape)) + " n=" + std::to_string(n) + " radix " +
-                         std::to_string(table.odd) + "·2^" + std::to_string(table.c) +
-                         " rows=" + std::to_string(table.rows) +
-                         " per_pass=" + std::to_string(per_pass) +
-                         (canonicalize ? " canonicalized" : ""));
+        check.expect(
+            expected, run_msm_shifted<Curve>(table, scalars, per_pass, stream, canonicalize),
+            std::string(shape_name(shape)) + " n=" + std::to_string(n) + " radix " +
+                std::to_string(table.odd) + "·2^" + std::to_string(table.c) +
+                " rows=" + std::to_string(table.rows) + " per_pass=" + std::to_string(per_pass) +
+                (canonicalize ? " canonicalized" : ""));
       }
     }
   }
@@ -749,8 +749,7 @@ TYPED_TEST_P(GpuMsmTest, OddRadixTables) {
   // Even factors, factors from 2^8 and radices above 2^kMaxShiftedWindowBits are refused.
   gm::MsmConfig config;
   for (const auto& [c, odd] : {std::pair{20u, 8u}, {4u, 257u}, {24u, 9u}}) {
-    EXPECT_THROW((void)gm::msm_shifted_workspace_bytes<Curve>(1000, c, config, 0, odd),
-                 cuzk::Error)
+    EXPECT_THROW((void)gm::msm_shifted_workspace_bytes<Curve>(1000, c, config, 0, odd), cuzk::Error)
         << "radix " << odd << "·2^" << c;
   }
 }
@@ -853,6 +852,102 @@ TYPED_TEST_P(GpuMsmTest, ClassifyScalars) {
   std::fflush(stdout);
 }
 
+// msm_batch: several scalar vectors over one set of bases (random, mixed with counts, through a
+// scalar index into a longer vector), with the bases on the device and staged from pinned
+// memory, each vector's sum against the CPU; a staged chunk crosses once for all the vectors
+// (gpu::msm::staged_base_bytes counts n points per batch, not per vector).
+TYPED_TEST_P(GpuMsmTest, BatchOfVectorsOverSharedBases) {
+  CUZK_SKIP_WITHOUT_GPU();
+  using Curve = TypeParam;
+  using Fr = typename Curve::Scalar;
+  using AffinePoint = ec::Affine<Curve>;
+  auto rng = cuzk::test::rng(std::string("gpu-msm-batch-") + Curve::kName);
+  Check<Curve> check("msm_batch vs the CPU, one sum per vector");
+  for (size_t n : {size_t(1), size_t(1000), size_t(4097)}) {
+    const auto bases = make_bases<Curve>(n, rng, true);
+    const size_t total = 2 * n + 5;
+    std::vector<uint32_t> index(n);
+    for (auto& j : index) j = uint32_t(rng() % total);
+    for (size_t k_vectors : {size_t(1), size_t(3), size_t(4)}) {
+      struct Vector {
+        std::vector<Fr> scalars;
+        bool indexed = false, counted = false;
+      };
+      std::vector<Vector> vectors(k_vectors);
+      for (size_t k = 0; k < k_vectors; ++k) {
+        Vector& v = vectors[k];
+        v.indexed = k % 3 == 2;
+        v.counted = k % 3 == 1;
+        v.scalars =
+            make_scalars<Fr>(v.indexed ? total : n, k % 2 ? Shape::kMixed : Shape::kRandom, rng);
+      }
+      for (gm::Location where : {gm::Location::kDevice, gm::Location::kPinnedHost}) {
+        Stream stream, copy;
+        gm::MsmConfig config;
+        config.stream = stream;
+        config.copy_stream = copy;
+        config.bases = where;
+        config.chunk_points = 777;
+        DeviceBuffer<AffinePoint> device_bases;
+        PinnedBuffer<AffinePoint> pinned_bases;
+        std::span<const AffinePoint> base_span;
+        if (where == gm::Location::kDevice) {
+          device_bases = DeviceBuffer<AffinePoint>::allocate_blocking(n);
+          device_bases.upload(bases, stream);
+          base_span = {device_bases.data(), n};
+        } else {
+          pinned_bases = PinnedBuffer<AffinePoint>(n);
+          std::copy(bases.begin(), bases.end(), pinned_bases.data());
+          base_span = {pinned_bases.data(), n};
+        }
+        auto device_index = DeviceBuffer<uint32_t>::allocate_blocking(n);
+        device_index.upload(index, stream);
+        auto results = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(k_vectors);
+        std::vector<DeviceBuffer<Fr>> scalars;
+        std::vector<DeviceBuffer<std::byte>> workspaces;
+        std::vector<gm::MsmVector<Curve>> batch(k_vectors);
+        std::vector<std::vector<Fr>> expected_scalars(k_vectors);
+        for (size_t k = 0; k < k_vectors; ++k) {
+          const Vector& v = vectors[k];
+          scalars.push_back(DeviceBuffer<Fr>::allocate_blocking(v.scalars.size()));
+          scalars.back().upload(v.scalars, stream);
+          gm::MsmVector<Curve>& b = batch[k];
+          b.scalars = {scalars.back().data(), v.scalars.size()};
+          b.result = results.data() + k;
+          if (v.indexed) b.scalar_index = device_index.data();
+          expected_scalars[k] = v.scalars;
+          if (v.indexed) {
+            expected_scalars[k].resize(n);
+            for (size_t i = 0; i < n; ++i) expected_scalars[k][i] = v.scalars[index[i]];
+          }
+          if (v.counted) b.scalar_counts = host_counts(expected_scalars[k]);
+          gm::MsmConfig sized = config;
+          sized.scalar_index = b.scalar_index;
+          sized.scalar_counts = b.scalar_counts;
+          const size_t bytes = gm::msm_workspace_bytes<Curve>(n, sized);
+          workspaces.push_back(DeviceBuffer<std::byte>::allocate_blocking(bytes));
+          b.workspace = {workspaces.back().data(), bytes};
+        }
+        stream.synchronize();
+        const uint64_t staged_before = gm::staged_base_bytes().load();
+        gm::msm_batch<Curve>(base_span, batch, config);
+        std::vector<ec::Jacobian<Curve>> out(k_vectors);
+        results.download(out, stream);
+        stream.synchronize();
+        const uint64_t staged = gm::staged_base_bytes().load() - staged_before;
+        const std::string label =
+            std::string(where == gm::Location::kDevice ? "device" : "pinned") +
+            " n=" + std::to_string(n) + " vectors=" + std::to_string(k_vectors);
+        EXPECT_EQ(staged, where == gm::Location::kDevice ? 0 : n * sizeof(AffinePoint)) << label;
+        for (size_t k = 0; k < k_vectors; ++k) {
+          check.expect(cuzk::msm::pippenger<Curve>(bases, std::span<const Fr>(expected_scalars[k])),
+                       out[k], label + " vector " + std::to_string(k));
+        }
+      }
+    }
+  }
+}
+
 // Argument errors are raised before anything is enqueued; these need no GPU.
 TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
   using Curve = TypeParam;
@@ -900,12 +995,32 @@ TYPED_TEST_P(GpuMsmTest, BadArgumentsThrow) {
   indexed.scalar_index = index;
   EXPECT_THROW(gm::msm_with_classification<Curve>(bases, ten, nullptr, {}, indexed), cuzk::Error);
   EXPECT_THROW(gm::msm_shifted<Curve>({bases, 10, 16}, ten, nullptr, {}, indexed), cuzk::Error);
+  // msm_batch: indices and counts come per vector; a vector of the wrong length; two vectors
+  // on one workspace.
+  std::vector<std::byte> room(64);
+  const auto vector = [](std::span<const Fr> s, std::byte* workspace) {
+    gm::MsmVector<Curve> v;
+    v.scalars = s;
+    v.workspace = {workspace, 32};
+    return v;
+  };
+  const std::vector<gm::MsmVector<Curve>> one = {vector(ten, room.data())};
+  EXPECT_THROW(gm::msm_batch<Curve>(bases, one, indexed), cuzk::Error);
+  gm::MsmConfig counted;
+  counted.scalar_counts = gm::ScalarCounts{};
+  EXPECT_THROW(gm::msm_batch<Curve>(bases, one, counted), cuzk::Error);
+  const std::vector<gm::MsmVector<Curve>> short_vector = {vector(scalars, room.data())};
+  EXPECT_THROW(gm::msm_batch<Curve>(bases, short_vector, {}), cuzk::Error);
+  const std::vector<gm::MsmVector<Curve>> overlapping = {vector(ten, room.data()),
+                                                         vector(ten, room.data() + 16)};
+  EXPECT_THROW(gm::msm_batch<Curve>(bases, overlapping, {}), cuzk::Error);
 }
 
 REGISTER_TYPED_TEST_SUITE_P(GpuMsmTest, RandomScalarsAtManySizes, ScalarShapes, CanonicalScalars,
                             WindowWidthsAndSortPasses, AccumulationVariants,
                             PinnedBasesEqualDeviceResident, ScalarIndex,
                             ScalarCountsAndCompactPairs, ShiftedBases, PartialShiftedTables,
-                            OddRadixTables, SumSelected, ClassifyScalars, BadArgumentsThrow);
+                            OddRadixTables, SumSelected, ClassifyScalars,
+                            BatchOfVectorsOverSharedBases, BadArgumentsThrow);
 
 }  // namespace cuzk::gpu::test

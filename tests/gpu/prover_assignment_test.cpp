@@ -3,7 +3,8 @@
 // shape (abc_size on and off a power of two), with the .params key alone in VRAM (no
 // matrices), streamed from pinned host memory in several chunks per MSM, and with an H table;
 // buffers reused for a second partition; bad assignments and mismatched buffers refused before
-// anything is enqueued, an unsatisfying assignment by the self-check.
+// anything is enqueued, an unsatisfying assignment by the self-check; partitions of a streamed
+// key computed as one group.
 
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/msm/staged_bytes.hpp"
 #include "gpu/prover/assignment_prover.hpp"
 #include "gpu/prover/resident_circuit.hpp"
 #include "gpu_skip.hpp"
@@ -106,6 +108,69 @@ TEST(GpuAssignmentProveTest, ProofEqualsCpuProof) {
         prove_assignment(tabled.key(), tabled.domain(), view, table_buffers, stream, options), cpu,
         c.name() + " H table");
   }
+}
+
+// Partitions of one streamed key computed together (enqueue_assignment_compute over a group):
+// every member's proof byte-equal to the CPU's for its own assignment, and the key staged once
+// for the group (gpu::msm::staged_base_bytes). The chain's constraints do not depend on its
+// input, so three inputs give three witnesses of one circuit and key; the porep group repeats
+// one assignment with other blindings (its lists and counts per member).
+TEST(GpuAssignmentProveTest, GroupOfStreamedPartitionsEqualsEachAlone) {
+  CUZK_SKIP_WITHOUT_GPU();
+  auto rng = cuzk::test::rng("gpu prove assignment group");
+  const auto prove_group = [&](const formats::BellmanParams& params,
+                               const std::vector<groth16::BellmanAssignment>& assignments,
+                               const std::string& name) {
+    auto key = std::make_shared<const DeviceProvingKey<Curve>>(
+        DeviceProvingKey<Curve>::upload(params, KeyResidency::kStreamed));
+    const auto streamed = ResidentCircuit<Curve>::from_params(params, key);
+    PartitionShape shape = streamed.shape();
+    shape.stream_chunk_points = 300;
+    Stream stream;
+    std::vector<PartitionBuffers<Curve>> buffers;
+    std::vector<PartitionBuffers<Curve>*> group;
+    std::vector<groth16::ProveResult<Curve>> cpu;
+    std::vector<GpuProveOptions<Curve>> options(assignments.size());
+    for (size_t i = 0; i < assignments.size(); ++i) {
+      groth16::ProveOptions<Curve> cpu_options;
+      cpu_options.blinding = groth16::Blinding<Curve>{Fr::random(rng), Fr::random(rng)};
+      cpu.push_back(groth16::prove_bellman_assignment(params, assignments[i].view(), cpu_options));
+      options[i].blinding = cpu_options.blinding;
+      buffers.push_back(PartitionBuffers<Curve>::allocate(shape));
+    }
+    for (size_t i = 0; i < assignments.size(); ++i) {
+      check_assignment_partition(streamed.key(), streamed.domain(), assignments[i].view(),
+                                 buffers[i]);
+      enqueue_assignment_stage(assignments[i].view(), buffers[i], stream);
+      group.push_back(&buffers[i]);
+    }
+    const uint64_t staged_before = msm::staged_base_bytes().load();
+    enqueue_assignment_compute(streamed.key(), streamed.domain(), group, stream);
+    stream.synchronize();
+    const uint64_t staged = msm::staged_base_bytes().load() - staged_before;
+    EXPECT_EQ(staged, key->footprint().points_bytes()) << name << ": the key staged once";
+    for (size_t i = 0; i < assignments.size(); ++i) {
+      expect_equal(finish_assignment_partition(streamed.key(), assignments[i].view(), buffers[i],
+                                               options[i]),
+                   cpu[i], name + " member " + std::to_string(i));
+    }
+  };
+
+  std::vector<groth16::BellmanAssignment> chains;
+  formats::BellmanParams chain_params;
+  for (uint64_t input : {3u, 11u, 12345u}) {
+    circuits::SyntheticSpec spec;
+    spec.shape = circuits::Shape::kChain;
+    spec.constraints = 1021;
+    spec.chain_input = input;
+    const auto circuit = circuits::generate_circuit<Curve>(spec);
+    if (chains.empty()) chain_params = groth16::bellman_setup(circuit.r1cs);
+    chains.push_back(groth16::bellman_assignment(circuit.r1cs, circuit.witness));
+  }
+  prove_group(chain_params, chains, "chain group of 3");
+
+  const Case porep = make_case({circuits::Shape::kPorep, 4099, 5}, rng());
+  prove_group(porep.params, {porep.assignment, porep.assignment}, "porep group of 2");
 }
 
 TEST(GpuAssignmentProveTest, BadInputIsRefusedBeforeAnythingRuns) {

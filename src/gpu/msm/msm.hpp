@@ -5,6 +5,8 @@
 //
 // Operations (all asynchronous on config.stream; none allocates, none synchronizes the device):
 //   msm                      Σ k_i·P_i, signed-digit Pippenger
+//   msm_batch                msm of several scalar vectors over one set of bases, each staged
+//                            chunk of streamed bases serving all of them
 //   shift_bases, msm_shifted the same with precomputed shifted bases 2^(c·w)·P_i: more VRAM,
 //                            fewer windows (one shared bucket set allows a wider window)
 //   sum_selected             Σ P_i over the bases a bitmap selects (the scalars equal to one)
@@ -50,7 +52,6 @@ enum class Location { kDevice, kPinnedHost };
 // How the scalar words are to be read: Montgomery form (a field element, as the prover holds
 // them) or the canonical integer (< r) in the same four little-endian 64-bit limbs.
 enum class ScalarForm { kMontgomery, kCanonical };
-
 
 struct MsmConfig {
   cudaStream_t stream = nullptr;  // every kernel and the staged copies' consumers run here
@@ -110,6 +111,28 @@ template <class Curve>
 void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curve::Scalar> scalars,
          ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config);
 
+// --- msm_batch: the msm of several scalar vectors over the same bases ------------------------
+// Bases streamed from pinned host memory cross PCIe once for all the vectors: each staged chunk
+// is accumulated into every vector's buckets before the next is copied (with msm, the whole
+// set of bases crosses once per vector). Each vector brings its scalars, result, workspace
+// (msm_workspace_bytes(n, config) with its scalar_index and scalar_counts set; no two vectors
+// may share one) and optionally a scalar index and counts (as MsmConfig's, which must be unset
+// here). The chunks are staged through the first vector's workspace. Everything runs on
+// config.stream, the vectors' kernels of one chunk one after the other; the sums are exactly
+// msm's.
+template <class Curve>
+struct MsmVector {
+  std::span<const typename Curve::Scalar> scalars;
+  ec::Jacobian<Curve>* result = nullptr;
+  std::span<std::byte> workspace;
+  const uint32_t* scalar_index = nullptr;
+  std::optional<ScalarCounts> scalar_counts;
+};
+
+template <class Curve>
+void msm_batch(std::span<const ec::Affine<Curve>> bases, std::span<const MsmVector<Curve>> vectors,
+               const MsmConfig& config);
+
 // --- msm_shifted: Σ scalars[i]·bases[i] from a table of shifted bases ------------------------
 // A table for window c holds shifted_windows(c)·n points, row w being 2^(c·w)·P_0..P_(n−1).
 // With it, every window of the Pippenger adds into one shared set of 2^(c−1) buckets, so the
@@ -133,8 +156,8 @@ struct ShiftedBases {
   std::span<const ec::Affine<Curve>> table;  // device memory, table_rows(c, rows, odd)·n points
   size_t n = 0;                              // bases (and scalars)
   unsigned c = 0;                            // the window the table was made for
-  unsigned rows = 0;  // rows of a partial table; 0: shifted_windows(c, odd)
-  uint32_t odd = 1;   // the radix's odd factor: the table's rows are (odd·2^c)^w·P
+  unsigned rows = 0;                         // rows of a partial table; 0: shifted_windows(c, odd)
+  uint32_t odd = 1;  // the radix's odd factor: the table's rows are (odd·2^c)^w·P
 };
 
 // The windows of radix odd·2^c for the scalars of Curve: ⌊bits/c⌋ + 1 for a power of two, the
@@ -166,8 +189,8 @@ void shift_bases(std::span<const ec::Affine<Curve>> bases, unsigned c,
 // Uses config.stream, config.scalars and config.sort_entries_per_pass; the radix and rows are
 // the table's (config.window_bits is not read); the table must be on the device.
 template <class Curve>
-size_t msm_shifted_workspace_bytes(size_t n, unsigned c, const MsmConfig& config,
-                                   unsigned rows = 0, uint32_t odd = 1);
+size_t msm_shifted_workspace_bytes(size_t n, unsigned c, const MsmConfig& config, unsigned rows = 0,
+                                   uint32_t odd = 1);
 
 template <class Curve>
 void msm_shifted(const ShiftedBases<Curve>& bases, std::span<const typename Curve::Scalar> scalars,

@@ -13,6 +13,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <thrust/iterator/counting_iterator.h>
 #include <cub/device/device_radix_sort.cuh>
@@ -131,13 +132,13 @@ inline size_t sort_temp_bytes(const MsmPlan& plan) {
       const unsigned windows = plan.pass_windows(pass).count;
       if (windows == 0) continue;
       const KeyLayout layout = plan.key_layout(plan.pass_windows(pass).first, windows);
-      bytes = std::max(bytes, radix_sort_bytes(std::min(chunk * windows, plan.max_entries),
-                                               layout.end_bit()));
+      bytes = std::max(
+          bytes, radix_sort_bytes(std::min(chunk * windows, plan.max_entries), layout.end_bit()));
     }
   }
   if (!plan.shifted && plan.chunks == 1) {
-    bytes = std::max(bytes, radix_sort_bytes(plan.max_entries,
-                                             plan.key_layout(0, plan.windows).end_bit()));
+    bytes = std::max(
+        bytes, radix_sort_bytes(plan.max_entries, plan.key_layout(0, plan.windows).end_bit()));
   }
   return std::max(bytes, prefix_sum_bytes(plan.chunk_points));
 }
@@ -252,10 +253,10 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, ShiftedShape shifted = {},
   }
   if (config.accumulate_threads != 0) request.accumulate_threads = config.accumulate_threads;
   request.resident_threads = resident_threads([&] {
-    return accumulate != nullptr ? accumulate
-                                 : accumulate_kernel<Curve>(
-                                       accumulate_min_blocks(config),
-                                       config.accumulate_sums == SumStorage::kShared);
+    return accumulate != nullptr
+               ? accumulate
+               : accumulate_kernel<Curve>(accumulate_min_blocks(config),
+                                          config.accumulate_sums == SumStorage::kShared);
   });
   request.reduction_resident_threads =
       resident_threads([] { return kernels::reduce_segments<Curve>; });
@@ -274,8 +275,8 @@ MsmSetup setup_msm(size_t n, const MsmConfig& config, ShiftedShape shifted = {},
   const bool integers = config.scalar_index != nullptr ||
                         (config.scalars == ScalarForm::kMontgomery && !digits_convert);
   LayoutBuilder builder;
-  s.layout = layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan), integers, pinned,
-                        builder);
+  s.layout =
+      layout_msm(s.plan, point_sizes<Curve>(), sort_temp_bytes(s.plan), integers, pinned, builder);
   return s;
 }
 
@@ -286,80 +287,102 @@ SelectionLayout setup_selection(size_t n, const MsmConfig& config) {
                           config.chunk_points, builder);
 }
 
-// The MSM proper. index_map/device_count: the classified path's "others" (device-resident
-// bases only); addend: added to the result (the classified path's sum of ones); shifted: the
-// shape of the table `bases` is (msm_shifted), none for plain bases.
+// One MSM in three steps, so that several MSMs over the same bases can share each staged chunk
+// (msm_batch): the constructor plans it, checks its workspace and enqueues the scalars'
+// conversion and the buckets' reset; add_chunk enqueues the passes of one chunk of bases (device
+// memory: the bases themselves or a staging slot); finish enqueues the bucket reduction and the
+// result. index_map/device_count: the classified path's "others" (device-resident bases only);
+// addend: added to the result (the classified path's sum of ones); shifted: the shape of the
+// table the bases are (msm_shifted), none for plain bases.
 template <class Curve>
-void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scalars, size_t n,
-             const uint32_t* index_map, const uint32_t* device_count, const ec::Xyzz<Curve>* addend,
-             ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config,
-             ShiftedShape shifted = {}) {
+class MsmRun {
+ public:
   using Fr = typename Curve::Scalar;
   using Xyzz = ec::Xyzz<Curve>;
   using AffinePoint = ec::Affine<Curve>;
-  check_stream("gpu msm", config);
-  const AccumulateKernel<Curve> accumulate = accumulate_kernel<Curve>(
-      accumulate_min_blocks(config), config.accumulate_sums == SumStorage::kShared);
-  // The scalar counts (compact pairs, the sparse window table): plain msm only, not the
-  // classified path's index map nor a shifted table.
-  const bool counted =
-      config.scalar_counts.has_value() && index_map == nullptr && !shifted.shifted();
-  const MsmSetup setup = setup_msm<Curve>(
-      n, config, shifted, counted ? density_of(n, config.scalar_counts) : ScalarDensity::kDense,
-      counted ? config.scalar_counts : std::nullopt, accumulate);
-  const MsmPlan& plan = setup.plan;
-  const MsmLayout& l = setup.layout;
-  check_workspace("gpu msm", workspace, l.total);
-  const cudaStream_t stream = config.stream;
-  if (n == 0) {
-    kernels::horner<Curve><<<1, 1, 0, stream>>>(nullptr, 0, plan.c, 1, 0, addend, result);
-    CUZK_CHECK_LAUNCH();
-    return;
+
+  MsmRun(const Fr* scalars, size_t n, const uint32_t* index_map, const uint32_t* device_count,
+         const Xyzz* addend, ec::Jacobian<Curve>* result, std::span<std::byte> workspace,
+         const MsmConfig& config, ShiftedShape shifted = {})
+      : scalars_(scalars),
+        n_(n),
+        index_map_(index_map),
+        device_count_(device_count),
+        addend_(addend),
+        result_(result),
+        workspace_(workspace),
+        config_(config),
+        stream_(config.stream),
+        accumulate_(accumulate_kernel<Curve>(accumulate_min_blocks(config),
+                                             config.accumulate_sums == SumStorage::kShared)),
+        // The scalar counts (compact pairs, the sparse window table): plain msm only, not the
+        // classified path's index map nor a shifted table.
+        counted_(config.scalar_counts.has_value() && index_map == nullptr && !shifted.shifted()),
+        setup_(
+            setup_msm<Curve>(n, config, shifted,
+                             counted_ ? density_of(n, config.scalar_counts) : ScalarDensity::kDense,
+                             counted_ ? config.scalar_counts : std::nullopt, accumulate_)) {
+    check_stream("gpu msm", config);
+    check_workspace("gpu msm", workspace, setup_.layout.total);
+    if (n == 0) return;
+    const MsmPlan& plan = setup_.plan;
+    const MsmLayout& l = setup_.layout;
+    canonical_ = reinterpret_cast<const uint64_t*>(scalars);
+    const bool montgomery = config.scalars == ScalarForm::kMontgomery;
+    // Montgomery scalars read as they are (no gather, no counted passes) in a single sort pass:
+    // the digits kernel converts each itself. With several passes each would convert again
+    // (H200, BLS12-381 G1 2^26 in 4 passes: 367.2 ms against 365.6 with to_canonical once).
+    digits_convert_ = montgomery && config.scalar_index == nullptr && !counted_ &&
+                      plan.passes == 1 && plan.chunks == 1;
+    if ((montgomery || config.scalar_index != nullptr) && !digits_convert_) {
+      auto* out = carve<typename Fr::Int>(workspace, l.canonical);
+      kernels::to_canonical<Fr><<<blocks_for(n), kThreadsPerBlock, 0, stream_>>>(
+          scalars, config.scalar_index, montgomery, out, n);
+      CUZK_CHECK_LAUNCH();
+      canonical_ = reinterpret_cast<const uint64_t*>(out);
+    }
+    buckets_ = carve<Xyzz>(workspace, l.buckets);
+    fill_infinity(buckets_, size_t(plan.bucket_sets) * plan.buckets_per_window, stream_);
+    run_sums_ = buckets_;
+    if (plan.merged_passes) {
+      run_sums_ = carve<Xyzz>(workspace, l.run_sums);
+      fill_infinity(run_sums_, plan.pass_buckets(), stream_);
+    }
   }
 
-  const uint64_t* canonical = reinterpret_cast<const uint64_t*>(scalars);
-  const bool montgomery = config.scalars == ScalarForm::kMontgomery;
-  // Montgomery scalars read as they are (no gather, no counted passes) in a single sort pass:
-  // the digits kernel converts each itself. With several passes each would convert again
-  // (H200, BLS12-381 G1 2^26 in 4 passes: 367.2 ms against 365.6 with to_canonical once).
-  const bool digits_convert = montgomery && config.scalar_index == nullptr && !counted &&
-                              plan.passes == 1 && plan.chunks == 1;
-  if ((montgomery || config.scalar_index != nullptr) && !digits_convert) {
-    auto* out = carve<typename Fr::Int>(workspace, l.canonical);
-    kernels::to_canonical<Fr><<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(
-        scalars, config.scalar_index, montgomery, out, n);
-    CUZK_CHECK_LAUNCH();
-    canonical = reinterpret_cast<const uint64_t*>(out);
-  }
-  Xyzz* buckets = carve<Xyzz>(workspace, l.buckets);
-  const size_t bucket_count = size_t(plan.bucket_sets) * plan.buckets_per_window;
-  fill_infinity(buckets, bucket_count, stream);
-  Xyzz* run_sums = buckets;
-  if (plan.merged_passes) {
-    run_sums = carve<Xyzz>(workspace, l.run_sums);
-    fill_infinity(run_sums, plan.pass_buckets(), stream);
+  const MsmPlan& plan() const { return setup_.plan; }
+  // The staging slots of this run's workspace (pinned bases).
+  std::byte* staging(int slot) const {
+    return carve<std::byte>(workspace_, setup_.layout.staging[slot]);
   }
 
-  uint32_t* keys[2] = {carve<uint32_t>(workspace, l.keys[0]),
-                       carve<uint32_t>(workspace, l.keys[1])};
-  uint32_t* values[2] = {carve<uint32_t>(workspace, l.values[0]),
-                         carve<uint32_t>(workspace, l.values[1])};
-  uint32_t* partial_keys[2] = {carve<uint32_t>(workspace, l.partial_keys[0]),
-                               carve<uint32_t>(workspace, l.partial_keys[1])};
-  Xyzz* partials[2] = {carve<Xyzz>(workspace, l.partials[0]),
-                       carve<Xyzz>(workspace, l.partials[1])};
-  uint32_t* nonzero = carve<uint32_t>(workspace, l.nonzero);
-  void* sort_temp = carve<void>(workspace, l.sort_temp);
-
-  const bool pinned = config.bases == Location::kPinnedHost;
-  ChunkStager stager(config, carve<std::byte>(workspace, l.staging[0]),
-                     carve<std::byte>(workspace, l.staging[1]), pinned);
-  for (size_t chunk = 0; chunk < plan.chunks; ++chunk) {
+  // The passes over bases [chunk·chunk_points, +size), read from chunk_bases (device memory).
+  void add_chunk(size_t chunk, const AffinePoint* chunk_bases) {
+    const MsmPlan& plan = setup_.plan;
+    const MsmLayout& l = setup_.layout;
+    const cudaStream_t stream = stream_;
+    const MsmConfig& config = config_;
+    const bool counted = counted_;
+    const Fr* scalars = scalars_;
+    const uint64_t* canonical = canonical_;
+    const bool digits_convert = digits_convert_;
+    const uint32_t* device_count = device_count_;
+    const uint32_t* index_map = index_map_;
+    const auto accumulate = accumulate_;
+    Xyzz* buckets = buckets_;
+    Xyzz* run_sums = run_sums_;
     const size_t first = chunk * plan.chunk_points;
-    const size_t size = std::min(plan.chunk_points, n - first);
-    const AffinePoint* chunk_bases = pinned ? static_cast<const AffinePoint*>(stager.stage(
-                                                  chunk, bases + first, size * sizeof(AffinePoint)))
-                                            : bases + first;
+    const size_t size = std::min(plan.chunk_points, n_ - first);
+    uint32_t* keys[2] = {carve<uint32_t>(workspace_, l.keys[0]),
+                         carve<uint32_t>(workspace_, l.keys[1])};
+    uint32_t* values[2] = {carve<uint32_t>(workspace_, l.values[0]),
+                           carve<uint32_t>(workspace_, l.values[1])};
+    uint32_t* partial_keys[2] = {carve<uint32_t>(workspace_, l.partial_keys[0]),
+                                 carve<uint32_t>(workspace_, l.partial_keys[1])};
+    Xyzz* partials[2] = {carve<Xyzz>(workspace_, l.partials[0]),
+                         carve<Xyzz>(workspace_, l.partials[1])};
+    uint32_t* nonzero = carve<uint32_t>(workspace_, l.nonzero);
+    void* sort_temp = carve<void>(workspace_, l.sort_temp);
     for (unsigned pass = 0; pass < plan.passes; ++pass) {
       const MsmPlan::PassWindows pass_windows = plan.pass_windows(pass);
       if (pass_windows.count == 0) continue;
@@ -370,10 +393,10 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
       const uint64_t* chunk_scalars = canonical + first * Fr::kLimbs;
       size_t temp_bytes = l.sort_temp.bytes;
       // The pairs the counts allow (at least one slot, so that every launch has a thread).
-      const size_t compact_entries =
-          counted ? compact_pairs(*config.scalar_counts, size, first_window == 0,
-                                  layout.windows_in_pass)
-                  : entries;
+      const size_t compact_entries = counted
+                                         ? compact_pairs(*config.scalar_counts, size,
+                                                         first_window == 0, layout.windows_in_pass)
+                                         : entries;
       if (counted && writes_compact(compact_entries, entries)) {
         // The unwritten slots keep the filler key, which sorts after every real key; the
         // accumulation's threads are re-spread over the pairs.
@@ -443,28 +466,98 @@ void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scala
         CUZK_CHECK_LAUNCH();
       }
     }
-    stager.release(chunk);
   }
 
-  Xyzz* sums[2] = {carve<Xyzz>(workspace, l.segment_sums[0]),
-                   carve<Xyzz>(workspace, l.segment_sums[1])};
-  size_t per_set = plan.segments_per_window;
-  kernels::reduce_segments<Curve>
-      <<<blocks_for(plan.bucket_sets * per_set), kThreadsPerBlock, 0, stream>>>(
-          buckets, plan.buckets_per_window, per_set, plan.segment_buckets, plan.bucket_sets,
-          sums[0]);
-  CUZK_CHECK_LAUNCH();
-  int src = 0;
-  while (per_set > 1) {
-    const size_t group = std::min(kSumGroup, per_set);
-    launch_sum_groups(sums[src], plan.bucket_sets, per_set, group, sums[1 - src], stream);
-    per_set = div_up(per_set, group);
-    src = 1 - src;
+  void finish() {
+    const MsmPlan& plan = setup_.plan;
+    const MsmLayout& l = setup_.layout;
+    const cudaStream_t stream = stream_;
+    if (n_ == 0) {
+      kernels::horner<Curve><<<1, 1, 0, stream>>>(nullptr, 0, plan.c, 1, 0, addend_, result_);
+      CUZK_CHECK_LAUNCH();
+      return;
+    }
+    const std::span<std::byte> workspace = workspace_;
+    Xyzz* buckets = buckets_;
+    const Xyzz* addend = addend_;
+    ec::Jacobian<Curve>* result = result_;
+    Xyzz* sums[2] = {carve<Xyzz>(workspace, l.segment_sums[0]),
+                     carve<Xyzz>(workspace, l.segment_sums[1])};
+    size_t per_set = plan.segments_per_window;
+    kernels::reduce_segments<Curve>
+        <<<blocks_for(plan.bucket_sets * per_set), kThreadsPerBlock, 0, stream>>>(
+            buckets, plan.buckets_per_window, per_set, plan.segment_buckets, plan.bucket_sets,
+            sums[0]);
+    CUZK_CHECK_LAUNCH();
+    int src = 0;
+    while (per_set > 1) {
+      const size_t group = std::min(kSumGroup, per_set);
+      launch_sum_groups(sums[src], plan.bucket_sets, per_set, group, sums[1 - src], stream);
+      per_set = div_up(per_set, group);
+      src = 1 - src;
+    }
+    kernels::horner<Curve><<<1, 1, 0, stream>>>(sums[src], plan.bucket_sets, plan.set_shift(),
+                                                plan.odd, plan.set_odd_multiplications(), addend,
+                                                result);
+    CUZK_CHECK_LAUNCH();
   }
-  kernels::horner<Curve>
-      <<<1, 1, 0, stream>>>(sums[src], plan.bucket_sets, plan.set_shift(), plan.odd,
-                            plan.set_odd_multiplications(), addend, result);
-  CUZK_CHECK_LAUNCH();
+
+ private:
+  const Fr* scalars_;
+  size_t n_;
+  const uint32_t* index_map_;
+  const uint32_t* device_count_;
+  const Xyzz* addend_;
+  ec::Jacobian<Curve>* result_;
+  std::span<std::byte> workspace_;
+  MsmConfig config_;
+  cudaStream_t stream_;
+  AccumulateKernel<Curve> accumulate_;
+  bool counted_;
+  MsmSetup setup_;
+  const uint64_t* canonical_ = nullptr;
+  bool digits_convert_ = false;
+  Xyzz* buckets_ = nullptr;
+  Xyzz* run_sums_ = nullptr;
+};
+
+// Enqueues the chunks of n bases (device memory, or pinned host memory staged through the
+// first run's slots) into every run: a staged chunk crosses PCIe once for all of them.
+template <class Curve>
+void feed_chunks(const ec::Affine<Curve>* bases, size_t n, std::span<MsmRun<Curve>* const> runs,
+                 const MsmConfig& config) {
+  using AffinePoint = ec::Affine<Curve>;
+  if (n == 0 || runs.empty()) return;
+  const MsmPlan& plan = runs.front()->plan();
+  for (const MsmRun<Curve>* run : runs) {
+    if (run->plan().chunk_points != plan.chunk_points || run->plan().chunks != plan.chunks) {
+      CUZK_THROW(ErrorKind::kInternal, "gpu msm: the runs of a batch chunk their bases apart");
+    }
+  }
+  const bool pinned = config.bases == Location::kPinnedHost;
+  ChunkStager stager(config, runs.front()->staging(0), runs.front()->staging(1), pinned);
+  for (size_t chunk = 0; chunk < plan.chunks; ++chunk) {
+    const size_t first = chunk * plan.chunk_points;
+    const size_t size = std::min(plan.chunk_points, n - first);
+    const AffinePoint* chunk_bases = pinned ? static_cast<const AffinePoint*>(stager.stage(
+                                                  chunk, bases + first, size * sizeof(AffinePoint)))
+                                            : bases + first;
+    for (MsmRun<Curve>* run : runs) run->add_chunk(chunk, chunk_bases);
+    stager.release(chunk);
+  }
+}
+
+// One MSM: its run fed every chunk.
+template <class Curve>
+void run_msm(const ec::Affine<Curve>* bases, const typename Curve::Scalar* scalars, size_t n,
+             const uint32_t* index_map, const uint32_t* device_count, const ec::Xyzz<Curve>* addend,
+             ec::Jacobian<Curve>* result, std::span<std::byte> workspace, const MsmConfig& config,
+             ShiftedShape shifted = {}) {
+  MsmRun<Curve> run(scalars, n, index_map, device_count, addend, result, workspace, config,
+                    shifted);
+  MsmRun<Curve>* runs[] = {&run};
+  feed_chunks<Curve>(bases, n, runs, config);
+  run.finish();
 }
 
 // Σ of the selected bases into *out (XYZZ, device).
@@ -565,6 +658,42 @@ void msm(std::span<const ec::Affine<Curve>> bases, std::span<const typename Curv
   }
   detail::run_msm<Curve>(bases.data(), scalars.data(), bases.size(), nullptr, nullptr, nullptr,
                          result, workspace, config);
+}
+
+template <class Curve>
+void msm_batch(std::span<const ec::Affine<Curve>> bases, std::span<const MsmVector<Curve>> vectors,
+               const MsmConfig& config) {
+  if (config.scalar_index != nullptr || config.scalar_counts.has_value()) {
+    CUZK_INVALID_INPUT("gpu msm_batch: scalar indices and counts are given per vector");
+  }
+  for (size_t k = 0; k < vectors.size(); ++k) {
+    const MsmVector<Curve>& v = vectors[k];
+    if (v.scalar_index == nullptr && v.scalars.size() != bases.size()) {
+      CUZK_INVALID_INPUT("gpu msm_batch: " + std::to_string(bases.size()) + " bases but " +
+                         std::to_string(v.scalars.size()) + " scalars in vector " +
+                         std::to_string(k));
+    }
+    for (size_t j = 0; j < k; ++j) {
+      const std::span<std::byte> a = vectors[j].workspace, b = v.workspace;
+      if (a.data() < b.data() + b.size() && b.data() < a.data() + a.size()) {
+        CUZK_INVALID_INPUT("gpu msm_batch: vectors " + std::to_string(j) + " and " +
+                           std::to_string(k) + " share workspace");
+      }
+    }
+  }
+  std::vector<detail::MsmRun<Curve>> runs;
+  runs.reserve(vectors.size());
+  for (const MsmVector<Curve>& v : vectors) {
+    MsmConfig c = config;
+    c.scalar_index = v.scalar_index;
+    c.scalar_counts = v.scalar_counts;
+    runs.emplace_back(v.scalars.data(), bases.size(), nullptr, nullptr, nullptr, v.result,
+                      v.workspace, c);
+  }
+  std::vector<detail::MsmRun<Curve>*> pointers;
+  for (auto& run : runs) pointers.push_back(&run);
+  detail::feed_chunks<Curve>(bases.data(), bases.size(), pointers, config);
+  for (auto& run : runs) run.finish();
 }
 
 template <class Curve>
@@ -781,13 +910,15 @@ void msm_with_classification(std::span<const ec::Affine<Curve>> bases,
   template void msm<Curve>(std::span<const ec::Affine<Curve>>,                                     \
                            std::span<const typename Curve::Scalar>, ec::Jacobian<Curve>*,          \
                            std::span<std::byte>, const MsmConfig&);                                \
-  template unsigned shifted_windows<Curve>(unsigned, uint32_t);                                  \
+  template void msm_batch<Curve>(std::span<const ec::Affine<Curve>>,                               \
+                                 std::span<const MsmVector<Curve>>, const MsmConfig&);             \
+  template unsigned shifted_windows<Curve>(unsigned, uint32_t);                                    \
   template size_t shift_bases_workspace_bytes<Curve>(size_t);                                      \
   template void shift_bases<Curve>(std::span<const ec::Affine<Curve>>, unsigned,                   \
                                    std::span<ec::Affine<Curve>>, std::span<std::byte>,             \
                                    cudaStream_t, unsigned, uint32_t);                              \
-  template size_t msm_shifted_workspace_bytes<Curve>(size_t, unsigned, const MsmConfig&,           \
-                                                     unsigned, uint32_t);                          \
+  template size_t msm_shifted_workspace_bytes<Curve>(size_t, unsigned, const MsmConfig&, unsigned, \
+                                                     uint32_t);                                    \
   template void msm_shifted<Curve>(const ShiftedBases<Curve>&,                                     \
                                    std::span<const typename Curve::Scalar>, ec::Jacobian<Curve>*,  \
                                    std::span<std::byte>, const MsmConfig&);                        \

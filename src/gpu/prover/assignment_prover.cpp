@@ -109,15 +109,27 @@ void enqueue_assignment_stage(const groth16::BellmanAssignmentView& assignment,
 
 void enqueue_assignment_compute(const DeviceProvingKey<Curve>& key,
                                 const ntt::DeviceDomain<Fr>& domain,
+                                std::span<PartitionBuffers<Curve>* const> group,
+                                const Stream& stream) {
+  std::vector<GroupMember<Curve>> members;
+  for (PartitionBuffers<Curve>* buffers : group) {
+    QueryVariables variables;
+    variables.n_public = key.constants().vk.ic.size() - 1;
+    variables.a_listed = variables.b_listed = true;
+    variables.a = key.footprint().a == 0 ? nullptr : buffers->a_variables();
+    variables.b = key.footprint().b1 == 0 ? nullptr : buffers->b_variables();
+    enqueue_scalar_counts(key, *buffers, variables, stream);
+    buffers->marks()[2].record(stream);  // no synthesis: a, b, c came with the stage
+    members.push_back({buffers, variables});
+  }
+  enqueue_h_and_msms<Curve>(key, domain, members, stream);
+}
+
+void enqueue_assignment_compute(const DeviceProvingKey<Curve>& key,
+                                const ntt::DeviceDomain<Fr>& domain,
                                 PartitionBuffers<Curve>& buffers, const Stream& stream) {
-  QueryVariables variables;
-  variables.n_public = key.constants().vk.ic.size() - 1;
-  variables.a_listed = variables.b_listed = true;
-  variables.a = key.footprint().a == 0 ? nullptr : buffers.a_variables();
-  variables.b = key.footprint().b1 == 0 ? nullptr : buffers.b_variables();
-  enqueue_scalar_counts(key, buffers, variables, stream);
-  buffers.marks()[2].record(stream);  // no synthesis: a, b, c came with the stage
-  enqueue_h_and_msms(key, domain, buffers, variables, stream);
+  PartitionBuffers<Curve>* const one[] = {&buffers};
+  enqueue_assignment_compute(key, domain, one, stream);
 }
 
 groth16::ProveResult<Curve> finish_assignment_partition(

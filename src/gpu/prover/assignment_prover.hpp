@@ -23,6 +23,7 @@
 // BLS12-381 only (bellman's keys are).
 
 #include <cstddef>
+#include <span>
 
 #include "formats/curve_id.hpp"
 #include "gpu/ntt/ntt.hpp"
@@ -59,6 +60,12 @@ void enqueue_assignment_stage(const groth16::BellmanAssignmentView& assignment,
 void enqueue_assignment_compute(const DeviceProvingKey<AssignmentCurve>& key,
                                 const ntt::DeviceDomain<AssignmentCurve::Fr>& domain,
                                 PartitionBuffers<AssignmentCurve>& buffers, const Stream& stream);
+// The compute phase of several assignment partitions staged on this stream, their MSMs
+// together (partition.hpp, GroupMember: a streamed key crosses PCIe once for the group).
+void enqueue_assignment_compute(const DeviceProvingKey<AssignmentCurve>& key,
+                                const ntt::DeviceDomain<AssignmentCurve::Fr>& domain,
+                                std::span<PartitionBuffers<AssignmentCurve>* const> group,
+                                const Stream& stream);
 // After the stream finished the compute phase's work. With self_verify, kInvalidInput for an
 // assignment that does not satisfy the circuit.
 groth16::ProveResult<AssignmentCurve> finish_assignment_partition(

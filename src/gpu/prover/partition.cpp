@@ -8,6 +8,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/msm/msm.hpp"
@@ -286,100 +287,143 @@ void enqueue_scalar_counts(const DeviceProvingKey<Curve>& key, PartitionBuffers<
 template <class Curve>
 void enqueue_h_and_msms(const DeviceProvingKey<Curve>& key,
                         const ntt::DeviceDomain<typename Curve::Fr>& domain,
-                        PartitionBuffers<Curve>& buffers, const QueryVariables& variables,
-                        const Stream& stream) {
+                        std::span<const GroupMember<Curve>> members, const Stream& stream) {
   using Fr = typename Curve::Fr;
   using G1C = groth16::G1CurveOf<Curve>;
   using G2C = groth16::G2CurveOf<Curve>;
-  using G1J = groth16::G1Jacobian<Curve>;
-  const size_t n = buffers.shape().domain;
+  if (members.empty()) return;
+  const size_t n = members.front().buffers->shape().domain;
   const KeyFootprint& f = key.footprint();
   const size_t a_count = f.a, b_count = f.b1, h_count = f.h;
-  auto& marks = buffers.marks();
-  const std::span<const Fr> w(buffers.witness(), buffers.shape().n_vars);
 
-  if (key.convention() == KeyConvention::kBellman) {
-    ntt::bellman_h_coefficients(domain, std::span<Fr>(buffers.a(), n),
-                                std::span<Fr>(buffers.b(), n), std::span<Fr>(buffers.c(), n),
-                                stream);
-  } else {
-    ntt::snarkjs_h_scalars(domain, std::span<Fr>(buffers.a(), n), std::span<Fr>(buffers.b(), n),
-                           std::span<Fr>(buffers.c(), n), stream);
+  for (const GroupMember<Curve>& m : members) {
+    PartitionBuffers<Curve>& buffers = *m.buffers;
+    if (key.convention() == KeyConvention::kBellman) {
+      ntt::bellman_h_coefficients(domain, std::span<Fr>(buffers.a(), n),
+                                  std::span<Fr>(buffers.b(), n), std::span<Fr>(buffers.c(), n),
+                                  stream);
+    } else {
+      ntt::snarkjs_h_scalars(domain, std::span<Fr>(buffers.a(), n), std::span<Fr>(buffers.b(), n),
+                             std::span<Fr>(buffers.c(), n), stream);
+    }
+    buffers.marks()[3].record(stream);
   }
-  marks[3].record(stream);
+  const auto mark = [&](size_t k) {
+    for (const GroupMember<Curve>& m : members) m.buffers->marks()[k].record(stream);
+  };
 
-  msm::MsmConfig config = msm_config_for(buffers.shape());
+  msm::MsmConfig config = msm_config_for(members.front().buffers->shape());
   config.stream = stream;
-  config.copy_stream = buffers.copy_stream();
-  config.scalars = msm::ScalarForm::kCanonical;
-  const std::span<std::byte> workspace = buffers.msm_workspace();
+  config.copy_stream = members.front().buffers->copy_stream();
   // The plain MSM for every query, porep's mostly-0/1 witnesses included: with the scalar
   // counts, zero scalars have no pairs to sort and ones only window 0's, and the ones fill one
   // bucket that the accumulation spreads over many threads. Summing the ones apart
   // (msm_with_classification) was 7-9% slower on the H200 (porep G1 2^26 153.6 against
   // 165.2 ms, G2 2^24 179.0 against 195.0;
-  // bench/results/msm/2026-11-29_h200_e593945_msm.json). A streamed key's bases are staged
-  // chunk by chunk.
-  const auto run_msm = [&]<class C>(std::span<const ec::Affine<C>> bases,
-                                    std::span<const Fr> scalars, ec::Jacobian<C>* result,
-                                    const uint32_t* scalar_index,
-                                    std::optional<msm::ScalarCounts> counts) {
-    msm::MsmConfig c = config;
-    c.scalar_index = scalar_index;
-    c.scalar_counts = counts;
-    msm::msm<C>(bases, scalars, result, workspace, c);
+  // bench/results/msm/2026-11-29_h200_e593945_msm.json). The members' MSMs of one query run as
+  // one msm_batch: a streamed key's bases are staged chunk by chunk, each chunk once for all.
+  const auto run_batch = [&]<class C>(std::span<const ec::Affine<C>> bases, const auto& vector_of) {
+    std::vector<msm::MsmVector<C>> vectors;
+    vectors.reserve(members.size());
+    for (const GroupMember<Curve>& m : members) vectors.push_back(vector_of(m));
+    msm::msm_batch<C>(bases, vectors, config);
   };
-  G1J* g1 = buffers.g1_results();
+  const auto witness_of = [](const GroupMember<Curve>& m) {
+    return std::span<const Fr>(m.buffers->witness(), m.buffers->shape().n_vars);
+  };
   // H first: its scalars are dense, and the GPU runs it while the host waits for the counts.
-  config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
-  const std::span<const Fr> h_scalars(buffers.a(), h_count);
   if (key.h_table_shape()) {
-    config.scalars = buffers.h_scalar_form();
-    if (config.scalars == msm::ScalarForm::kCanonical) {
-      msm::canonicalize_scalars<Fr>({buffers.a(), h_count}, stream);
+    for (const GroupMember<Curve>& m : members) {
+      config.scalars = m.buffers->h_scalar_form();
+      if (config.scalars == msm::ScalarForm::kCanonical) {
+        msm::canonicalize_scalars<Fr>({m.buffers->a(), h_count}, stream);
+      }
+      msm::msm_shifted<G1C>(key.h_table(), {m.buffers->a(), h_count}, m.buffers->g1_results() + 3,
+                            m.buffers->msm_workspace(), config);
     }
-    msm::msm_shifted<G1C>(key.h_table(), h_scalars, g1 + 3, workspace, config);
   } else {
-    run_msm.template operator()<G1C>({key.h(), h_count}, h_scalars, g1 + 3, nullptr, std::nullopt);
+    config.scalars = msm::ScalarForm::kMontgomery;  // the NTT's output
+    run_batch.template operator()<G1C>(std::span<const ec::Affine<G1C>>(key.h(), h_count),
+                                       [&](const GroupMember<Curve>& m) {
+                                         return msm::MsmVector<G1C>{{m.buffers->a(), h_count},
+                                                                    m.buffers->g1_results() + 3,
+                                                                    m.buffers->msm_workspace(),
+                                                                    nullptr,
+                                                                    std::nullopt};
+                                       });
   }
-  marks[4].record(stream);
+  mark(4);
   config.scalars = msm::ScalarForm::kCanonical;
 
+  for (const GroupMember<Curve>& m : members) m.buffers->counts_ready().synchronize();
   // A listed query reads the witness through its list; it may be empty (no points, no scalars).
-  const std::span<const Fr> a_scalars =
-      variables.a_listed && a_count == 0 ? std::span<const Fr>() : w;
-  const std::span<const Fr> b_scalars =
-      variables.b_listed && b_count == 0 ? std::span<const Fr>() : w;
-  buffers.counts_ready().synchronize();
-  const msm::ScalarCounts* counted = buffers.scalar_counts();
-  run_msm.template operator()<G1C>({key.a(), a_count}, a_scalars, g1 + 0, variables.a, counted[0]);
-  marks[5].record(stream);
-  run_msm.template operator()<G1C>({key.b1(), b_count}, b_scalars, g1 + 1, variables.b, counted[1]);
-  marks[6].record(stream);
-  run_msm.template operator()<G2C>({key.b2(), b_count}, b_scalars, buffers.g2_result(), variables.b,
-                                   counted[1]);
-  marks[7].record(stream);
-  run_msm.template operator()<G1C>({key.c(), f.c}, w.subspan(variables.n_public + 1), g1 + 2,
-                                   nullptr, counted[2]);
+  // query: 0 A, 1 B (B1 and B2), 2 the private wires (C / L).
+  const auto query_vector = [&]<class C>(const GroupMember<Curve>& m, size_t query,
+                                         ec::Jacobian<C>* result) {
+    const QueryVariables& v = m.variables;
+    std::span<const Fr> scalars = witness_of(m);
+    const uint32_t* index = nullptr;
+    if (query == 0) {
+      index = v.a;
+      if (v.a_listed && a_count == 0) scalars = {};
+    } else if (query == 1) {
+      index = v.b;
+      if (v.b_listed && b_count == 0) scalars = {};
+    } else {
+      scalars = scalars.subspan(v.n_public + 1);
+    }
+    return msm::MsmVector<C>{scalars, result, m.buffers->msm_workspace(), index,
+                             m.buffers->scalar_counts()[query]};
+  };
+  run_batch.template operator()<G1C>(
+      std::span<const ec::Affine<G1C>>(key.a(), a_count), [&](const GroupMember<Curve>& m) {
+        return query_vector.template operator()<G1C>(m, 0, m.buffers->g1_results() + 0);
+      });
+  mark(5);
+  run_batch.template operator()<G1C>(
+      std::span<const ec::Affine<G1C>>(key.b1(), b_count), [&](const GroupMember<Curve>& m) {
+        return query_vector.template operator()<G1C>(m, 1, m.buffers->g1_results() + 1);
+      });
+  mark(6);
+  run_batch.template operator()<G2C>(
+      std::span<const ec::Affine<G2C>>(key.b2(), b_count), [&](const GroupMember<Curve>& m) {
+        return query_vector.template operator()<G2C>(m, 1, m.buffers->g2_result());
+      });
+  mark(7);
+  run_batch.template operator()<G1C>(
+      std::span<const ec::Affine<G1C>>(key.c(), f.c), [&](const GroupMember<Curve>& m) {
+        return query_vector.template operator()<G1C>(m, 2, m.buffers->g1_results() + 2);
+      });
 
   // Into pinned memory, so that the copies are asynchronous and nothing more waits here.
-  groth16::MsmSums<Curve>& sums = buffers.sums();
-  CUDA_CHECK(cudaMemcpyAsync(&sums.a, g1 + 0, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
-  CUDA_CHECK(cudaMemcpyAsync(&sums.b1, g1 + 1, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
-  CUDA_CHECK(
-      cudaMemcpyAsync(&sums.private_wires, g1 + 2, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
-  CUDA_CHECK(cudaMemcpyAsync(&sums.h, g1 + 3, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
-  CUDA_CHECK(cudaMemcpyAsync(&sums.b2, buffers.g2_result(), sizeof(sums.b2), cudaMemcpyDeviceToHost,
-                             stream));
-  marks[8].record(stream);
+  for (const GroupMember<Curve>& m : members) {
+    PartitionBuffers<Curve>& buffers = *m.buffers;
+    using G1J = groth16::G1Jacobian<Curve>;
+    G1J* g1 = buffers.g1_results();
+    groth16::MsmSums<Curve>& sums = buffers.sums();
+    CUDA_CHECK(cudaMemcpyAsync(&sums.a, g1 + 0, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaMemcpyAsync(&sums.b1, g1 + 1, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(
+        cudaMemcpyAsync(&sums.private_wires, g1 + 2, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaMemcpyAsync(&sums.h, g1 + 3, sizeof(G1J), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaMemcpyAsync(&sums.b2, buffers.g2_result(), sizeof(sums.b2),
+                               cudaMemcpyDeviceToHost, stream));
+  }
+  mark(8);
 }
 
 template <class Curve>
-void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
-                     const DeviceProvingKey<Curve>& key,
-                     const ntt::DeviceDomain<typename Curve::Fr>& domain,
-                     PartitionBuffers<Curve>& buffers, const Stream& stream) {
-  using Fr = typename Curve::Fr;
+void enqueue_h_and_msms(const DeviceProvingKey<Curve>& key,
+                        const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                        PartitionBuffers<Curve>& buffers, const QueryVariables& variables,
+                        const Stream& stream) {
+  const GroupMember<Curve> one[] = {{&buffers, variables}};
+  enqueue_h_and_msms<Curve>(key, domain, one, stream);
+}
+
+template <class Curve>
+QueryVariables query_variables(const DeviceCircuit<typename Curve::Fr>& circuit,
+                               const DeviceProvingKey<Curve>& key) {
   const bool bellman = key.convention() == KeyConvention::kBellman;
   // A bellman key's a and b queries read the witness through the circuit's density lists, a
   // filtered .zkey query through its own; a listed query may be empty (no points, no scalars).
@@ -394,25 +438,45 @@ void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
   variables.b = !variables.b_listed || f.b1 == 0 ? nullptr
                 : bellman                        ? circuit.b_wires().data()
                                                  : key.b_wires();
+  return variables;
+}
 
-  // The scalar counts of the A, B and private-wire MSMs, first on the stream (they need the
-  // witness alone), read back on the host before those MSMs are enqueued.
-  enqueue_scalar_counts(key, buffers, variables, stream);
+template <class Curve>
+void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
+                     const DeviceProvingKey<Curve>& key,
+                     const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                     std::span<PartitionBuffers<Curve>* const> group, const Stream& stream) {
+  using Fr = typename Curve::Fr;
+  const QueryVariables variables = query_variables(circuit, key);
+  std::vector<GroupMember<Curve>> members;
+  for (PartitionBuffers<Curve>* buffers : group) {
+    members.push_back({buffers, variables});
+    // The scalar counts of the A, B and private-wire MSMs, first on the stream (they need the
+    // witness alone), read back on the host before those MSMs are enqueued.
+    enqueue_scalar_counts(key, *buffers, variables, stream);
+    SynthesisArgs<Fr> args;
+    args.stream = stream;
+    args.witness_standard = buffers->witness();
+    args.witness_size = circuit.n_vars();
+    args.a = buffers->a();
+    args.b = buffers->b();
+    args.c = buffers->c();
+    args.n = circuit.domain_size();
+    args.workspace = buffers->synthesis_workspace().data();
+    args.workspace_bytes = buffers->synthesis_workspace().size();
+    synthesize(circuit, args);
+    buffers->marks()[2].record(stream);
+  }
+  enqueue_h_and_msms<Curve>(key, domain, members, stream);
+}
 
-  SynthesisArgs<Fr> args;
-  args.stream = stream;
-  args.witness_standard = buffers.witness();
-  args.witness_size = circuit.n_vars();
-  args.a = buffers.a();
-  args.b = buffers.b();
-  args.c = buffers.c();
-  args.n = circuit.domain_size();
-  args.workspace = buffers.synthesis_workspace().data();
-  args.workspace_bytes = buffers.synthesis_workspace().size();
-  synthesize(circuit, args);
-  buffers.marks()[2].record(stream);
-
-  enqueue_h_and_msms(key, domain, buffers, variables, stream);
+template <class Curve>
+void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
+                     const DeviceProvingKey<Curve>& key,
+                     const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                     PartitionBuffers<Curve>& buffers, const Stream& stream) {
+  PartitionBuffers<Curve>* const one[] = {&buffers};
+  enqueue_compute<Curve>(circuit, key, domain, one, stream);
 }
 
 template <class Curve>
@@ -525,6 +589,13 @@ groth16::ProveResult<Curve> prove(const DeviceCircuit<typename Curve::Fr>& circu
   template void enqueue_h_and_msms<Curve>(                                                        \
       const DeviceProvingKey<Curve>&, const ntt::DeviceDomain<typename Curve::Fr>&,               \
       PartitionBuffers<Curve>&, const QueryVariables&, const Stream&);                            \
+  template void enqueue_h_and_msms<Curve>(const DeviceProvingKey<Curve>&,                         \
+                                          const ntt::DeviceDomain<typename Curve::Fr>&,           \
+                                          std::span<const GroupMember<Curve>>, const Stream&);    \
+  template void enqueue_compute<Curve>(const DeviceCircuit<typename Curve::Fr>&,                  \
+                                       const DeviceProvingKey<Curve>&,                            \
+                                       const ntt::DeviceDomain<typename Curve::Fr>&,              \
+                                       std::span<PartitionBuffers<Curve>* const>, const Stream&); \
   template groth16::ProveResult<Curve> finish_with_public_inputs<Curve>(                          \
       const DeviceProvingKey<Curve>&, std::vector<typename Curve::Fr>, PartitionBuffers<Curve>&,  \
       const GpuProveOptions<Curve>&, GpuStageTimes*);                                             \

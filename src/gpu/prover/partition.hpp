@@ -242,6 +242,27 @@ void enqueue_h_and_msms(const DeviceProvingKey<Curve>& key,
                         const ntt::DeviceDomain<typename Curve::Fr>& domain,
                         PartitionBuffers<Curve>& buffers, const QueryVariables& variables,
                         const Stream& stream);
+// Partitions of one key computed together on one stream (a key streamed from pinned host
+// memory): H for each in turn, then each query's MSMs as one msm::msm_batch over the members,
+// so that every chunk of the key crosses PCIe once for the group rather than once per
+// partition; the sums are those of each partition alone. Each member's buffers are placed, hold
+// its a, b, c (marks[2] recorded) and have its scalar counts enqueued on this stream.
+template <class Curve>
+struct GroupMember {
+  PartitionBuffers<Curve>* buffers = nullptr;
+  QueryVariables variables;
+};
+template <class Curve>
+void enqueue_h_and_msms(const DeviceProvingKey<Curve>& key,
+                        const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                        std::span<const GroupMember<Curve>> members, const Stream& stream);
+// enqueue_compute for several partitions of the circuit, staged on this stream (each checked
+// by check_partition): their counts and synthesis, then their H and MSMs together as above.
+template <class Curve>
+void enqueue_compute(const DeviceCircuit<typename Curve::Fr>& circuit,
+                     const DeviceProvingKey<Curve>& key,
+                     const ntt::DeviceDomain<typename Curve::Fr>& domain,
+                     std::span<PartitionBuffers<Curve>* const> group, const Stream& stream);
 // finish_partition with the public inputs (Montgomery form) given by the caller.
 template <class Curve>
 groth16::ProveResult<Curve> finish_with_public_inputs(const DeviceProvingKey<Curve>& key,
