@@ -10,7 +10,8 @@
 #   tests     the MSM's pinned and batched tests, scripts/gpu-assignment.sh, every engine test on
 #             the cuda backend, then scripts/gpu-supraseal.sh (the C tests on the GPU)
 #   compare   scripts/gpu-prove-compare.sh run: `cuzk prove` of both builds on the GPU cases
-#   bench     scripts/gpu-supraseal-bench.sh at $BENCH_SIZES (default 24)
+#   bench     bench_host_upload (2 and 8 GiB), scripts/gpu-supraseal-bench.sh at $BENCH_SIZES
+#             (default 24)
 #
 #   scripts/gpu-all.sh PHASE...        logs and results under $OUT (default build/gpu-all)
 #
@@ -26,7 +27,7 @@ for phase in "$@"; do
   case $phase in
     build)
       if [[ -f $BASELINE || -x build/compare-before/cuzk ]]; then
-        AFTER_TARGETS="bench_supraseal_abi supraseal_static_c_test cuzk_gpu_msm_test" \
+        AFTER_TARGETS="bench_supraseal_abi supraseal_static_c_test cuzk_gpu_msm_test bench_host_upload" \
           OUT=$OUT/build scripts/gpu-prove-compare.sh "$BASELINE" build
       else
         # No baseline: this tree's targets alone.
@@ -38,7 +39,7 @@ for phase in "$@"; do
           cmake --build build/gpu -j "$(nproc)" --target cuzk cuzk_gpu_prover_test \
             cuzk_gpu_engine_test cuzk_gpu_msm_test cuzk_supraseal cuzk_supraseal_curio \
             cuzk_supraseal_static cuzk_supraseal_curio_static supraseal_fixture supraseal_c_test \
-            supraseal_curio_c_test supraseal_static_c_test bench_supraseal_abi \
+            supraseal_curio_c_test supraseal_static_c_test bench_supraseal_abi bench_host_upload \
             >"$OUT/build/build.log" 2>&1 || { tail -n 40 "$OUT/build/build.log"; false; }
       fi
       ;;
@@ -58,6 +59,13 @@ for phase in "$@"; do
         cuda:bn254:chain:22 cuda:bls12_381:porep:24}
       ;;
     bench)
+      # The uploads of a 2^24 and a 2^26 assignment's inputs (a, b, c, assignments), then the
+      # supraseal C interface.
+      mkdir -p "$OUT/bench"
+      for bytes in 2GiB 8GiB; do
+        build/gpu/bench/gpu/engine/bench_host_upload --bytes $bytes --runs 3 \
+          --json "$OUT/bench/host_upload_$bytes.json"
+      done
       OUT=$OUT/bench scripts/gpu-supraseal-bench.sh build/gpu ${BENCH_SIZES:-24}
       ;;
     *)
