@@ -28,8 +28,15 @@ void describe_metrics(Metrics& m) {
   m.describe("cuzk_partitions_prepared_ahead_total", T::kCounter,
              "Partitions a GPU worker prepared while its previous partition computed, by GPU.");
   m.describe("cuzk_prepare_ahead_deferred_total", T::kCounter,
-             "Partitions taken to prepare ahead and put back because their host bytes were not "
-             "free or their key not loaded, by GPU and reason.");
+             "Partitions taken to prepare ahead or to join a group and put back because their "
+             "host bytes were not free or their key not loaded, by GPU and reason.");
+  m.describe("cuzk_partitions_grouped_total", T::kCounter,
+             "Partitions computed in a group of two or more (one compute for partitions of one "
+             "job whose key is streamed), by GPU.");
+  m.describe("cuzk_partition_group_size", T::kHistogram,
+             "Partitions per compute of a GPU worker whose partition's key is streamed (a group "
+             "of one: computed alone), by GPU.",
+             {1, 2, 4, 8, 16, 32, 64});
   m.describe("cuzk_partition_stage_ms", T::kHistogram, "Wall milliseconds per partition stage.",
              {1, 5, 10, 50, 100, 500, 1000, 5000, 10000, 60000});
   m.describe("cuzk_queue_depth", T::kGauge, "Partitions waiting for a worker, by priority.");
@@ -53,6 +60,9 @@ std::unique_ptr<Engine> Engine::create(const EngineOptions& options,
   if (!backend) CUZK_INVALID_INPUT("engine: no backend");
   if (options.workers_per_gpu < 1 || options.workers_per_gpu > 4) {
     CUZK_INVALID_INPUT("engine: workers_per_gpu must be 1..4");
+  }
+  if (options.group_partitions < 1 || options.group_partitions > 64) {
+    CUZK_INVALID_INPUT("engine: group_partitions must be 1..64");
   }
   if (options.cpu_workers < 1) CUZK_INVALID_INPUT("engine: cpu_workers must be ≥ 1");
   auto impl = std::make_unique<Impl>();

@@ -53,6 +53,11 @@ struct EngineOptions {
   // the kernels of its current one run, when one is queued, its key is loaded and its host
   // bytes are free at that moment; otherwise it takes the next one after the current ends.
   bool prepare_ahead = true;
+  // Partitions of one job a GPU worker computes together at most, when their works share a
+  // group key (PartitionWork::group_key: a key streamed from pinned host memory, which each
+  // compute then moves across PCIe once for the whole group), 1..64; 1: never grouped. Each
+  // member holds its own host bytes and VRAM slot; the group takes only what is free at once.
+  int group_partitions = 16;
   int cpu_workers = 2;  // backends without devices; each proof also uses oneTBB's threads
   size_t queue_capacity = 1 << 16;  // partitions
   std::chrono::milliseconds result_retention = std::chrono::minutes(10);

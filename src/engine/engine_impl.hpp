@@ -120,12 +120,14 @@ struct Engine::Impl {
   void gpu_worker(int device, int index, Stream& stream);
   void cpu_worker(int index);
   // Takes a partition through prepare: nullptr when it ended there (settled, or back in the
-  // queue). `ahead`: prepared while another partition of the worker computes, so it takes
-  // nothing that would wait (host bytes not free, a key not loaded: back to the queue).
+  // queue). `ahead`: prepared while another partition of the worker computes, or to join its
+  // group, so it takes nothing that would wait (host bytes not free, a key not loaded: back to
+  // the queue).
   std::unique_ptr<PreparedPartition> prepare_on_gpu(QueuedPartition item, int device, int index,
                                                     bool ahead);
-  // Stage, compute, epilogue and settlement of a prepared partition; returns the partition
-  // prepared ahead while its kernels ran (nullptr: none).
+  // Stage, compute, epilogue and settlement of a prepared partition, and of the partitions of
+  // its job gathered to compute with it when its key is streamed (EngineOptions::
+  // group_partitions); returns the worker's next partition, prepared ahead (nullptr: none).
   std::unique_ptr<PreparedPartition> run_prepared(std::unique_ptr<PreparedPartition> current,
                                                   int device, Stream& stream);
   void run_on_cpu(const QueuedPartition& item, int index);

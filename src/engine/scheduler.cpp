@@ -61,6 +61,22 @@ std::optional<QueuedPartition> Scheduler::try_pop(const std::atomic<bool>* leave
   return std::move(node.value());
 }
 
+std::optional<QueuedPartition> Scheduler::try_pop_job(Priority priority, uint64_t job_seq,
+                                                      int device) {
+  std::lock_guard lock(mutex_);
+  // The job's partitions are contiguous in the order: from (priority, seq, 0) on.
+  QueuedPartition first;
+  first.priority = priority;
+  first.job_seq = job_seq;
+  for (auto it = queue_.lower_bound(first);
+       it != queue_.end() && it->priority == priority && it->job_seq == job_seq; ++it) {
+    if (device >= 0 && it->device >= 0 && it->device != device) continue;
+    auto node = queue_.extract(it);
+    return std::move(node.value());
+  }
+  return std::nullopt;
+}
+
 size_t Scheduler::waiting() const {
   std::lock_guard lock(mutex_);
   return waiting_;

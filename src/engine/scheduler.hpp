@@ -57,6 +57,11 @@ class Scheduler {
   // worker (of this GPU or another) has nothing to do.
   // A partition pinned to `device` is taken even while others wait: they cannot take it.
   std::optional<QueuedPartition> try_pop(const std::atomic<bool>* leave = nullptr, int device = -1);
+  // The first queued partition of one job (priority and job_seq, as remove_job) that `device`
+  // may take, without waiting; nullopt when there is none now. Unlike try_pop it does not give
+  // way to callers waiting in pop(): a GPU worker gathering partitions of its current job to
+  // compute them together (EngineOptions::group_partitions) takes them for its group.
+  std::optional<QueuedPartition> try_pop_job(Priority priority, uint64_t job_seq, int device = -1);
   // Callers blocked in pop() now (idle workers).
   size_t waiting() const;
   // Puts back a partition a worker took but gave up before running it (its GPU was taken out

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 #include <thread>
 
 #include "engine/witness_input.hpp"
@@ -143,8 +144,11 @@ std::string witness_text(const PartitionInput& input) {
 
 class SimWork : public PartitionWork {
  public:
-  SimWork(SimBackend& backend, uint64_t constraints, std::string witness)
-      : backend_(backend), constraints_(constraints), witness_(std::move(witness)) {}
+  SimWork(SimBackend& backend, const SimKey& key, std::string witness)
+      : backend_(backend),
+        key_(key),
+        constraints_(key.constraints()),
+        witness_(std::move(witness)) {}
   uint64_t vram_bytes() const override {
     return uint64_t(backend_.options_.slot_bytes_per_constraint * double(constraints_));
   }
@@ -154,11 +158,18 @@ class SimWork : public PartitionWork {
     s.enqueue(Engine::kUpload, double(vram_bytes()) / backend_.options_.copy_bytes_per_us, slot_);
   }
   void compute(Stream& stream) override {
-    auto& s = dynamic_cast<SimStream&>(stream);
-    const double kernels_us =
-        backend_.options_.kernel_ns_per_constraint * double(constraints_) / 1e3;
-    for (double share : {0.2, 0.3, 0.5}) s.enqueue(Engine::kCompute, kernels_us * share, slot_);
-    s.enqueue(Engine::kDownload, backend_.options_.download_us, slot_);
+    const SimWork* self = this;
+    compute_all(std::span<const SimWork* const>(&self, 1), dynamic_cast<SimStream&>(stream));
+  }
+  // A key in the pinned tier is streamed: works of one such key compute together, moving it
+  // across PCIe once.
+  const void* group_key() const override {
+    return key_.tier() == KeyTier::kPinned ? static_cast<const void*>(&key_) : nullptr;
+  }
+  void compute_group(std::span<PartitionWork* const> others, Stream& stream) override {
+    std::vector<const SimWork*> works{this};
+    for (PartitionWork* w : others) works.push_back(&dynamic_cast<const SimWork&>(*w));
+    compute_all(works, dynamic_cast<SimStream&>(stream));
   }
   PartitionOutput finish() override {
     if (backend_.options_.epilogue_us > 0)
@@ -178,7 +189,28 @@ class SimWork : public PartitionWork {
   }
 
  private:
+  // Synthesis and NTT of each work, the key's transfer once when it is streamed (staged through
+  // the first work's slot, as the cuda backend stages its bases through the partition's slot),
+  // each work's MSM, each work's download.
+  void compute_all(std::span<const SimWork* const> works, SimStream& s) {
+    const SimOptions& o = backend_.options_;
+    const auto kernels_us = [&](const SimWork* w) {
+      return o.kernel_ns_per_constraint * double(w->constraints_) / 1e3;
+    };
+    for (const SimWork* w : works) {
+      for (double share : {0.2, 0.3}) s.enqueue(Engine::kCompute, kernels_us(w) * share, w->slot_);
+    }
+    if (group_key() != nullptr) {
+      s.enqueue(Engine::kUpload, double(key_.bytes()) / o.copy_bytes_per_us, slot_);
+      ++backend_.key_transfers_;
+    }
+    for (const SimWork* w : works) s.enqueue(Engine::kCompute, kernels_us(w) * 0.5, w->slot_);
+    for (const SimWork* w : works) s.enqueue(Engine::kDownload, o.download_us, w->slot_);
+    ++backend_.compute_calls_;
+  }
+
   SimBackend& backend_;
+  const SimKey& key_;  // outlives the work: the engine holds the key's handle until after it
   uint64_t constraints_;
   std::string witness_;
   VramSlot slot_;
@@ -255,8 +287,8 @@ std::unique_ptr<PartitionWork> SimBackend::prepare(const LoadedKey& key,
   auto witness = witness_text(input);
   if (witness.rfind("bad", 0) == 0) CUZK_INVALID_INPUT("sim: bad witness '" + witness + "'");
   if (options_.prepare_us > 0) std::this_thread::sleep_for(Micros(options_.prepare_us));
-  auto work = std::make_unique<SimWork>(*this, dynamic_cast<const SimKey&>(key).constraints(),
-                                        std::move(witness));
+  auto work =
+      std::make_unique<SimWork>(*this, dynamic_cast<const SimKey&>(key), std::move(witness));
   work->synthesis_ms = options_.prepare_us / 1e3;
   return work;
 }
@@ -303,6 +335,10 @@ uint64_t SimBackend::resident_key_bytes(int device) const {
   std::lock_guard lock(d.mutex);
   return d.key_bytes;
 }
+
+uint64_t SimBackend::compute_calls() const { return compute_calls_.load(); }
+
+uint64_t SimBackend::key_transfers() const { return key_transfers_.load(); }
 
 std::map<std::string, int> SimBackend::finish_counts() const {
   std::lock_guard lock(finish_mutex_);

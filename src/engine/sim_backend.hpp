@@ -13,6 +13,10 @@
 // Modeled times and sizes of one partition of a key with C constraints: a VRAM slot of
 // slot_bytes_per_constraint·C; upload of the slot at copy_bytes_per_us; three kernels
 // (synthesis, NTT, MSM) of kernel_ns_per_constraint·C split 20/30/50; a fixed-size download.
+// A key in the pinned tier is streamed: before the MSMs of each compute call, an upload of the
+// key's bytes at copy_bytes_per_us. Its works share a group key (the key), and compute_group
+// runs the synthesis and NTT of every work of the group, the key's upload once, then every
+// work's MSM and download (key_transfers() counts the uploads, compute_calls() the calls).
 //
 // What it checks (counted in violations(), the first messages kept in violation_messages()):
 //   - a slot lies inside the arena carved for its device;
@@ -25,6 +29,7 @@
 //
 // Thread-safety: as Backend. One mutex per simulated device guards its engines and checks.
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -79,6 +84,9 @@ class SimBackend : public Backend {
   std::vector<std::string> violation_messages() const;
   double compute_busy_ms(int device) const;  // modeled kernel time enqueued so far
   uint64_t resident_key_bytes(int device) const;
+  // compute / compute_group calls, and modeled transfers of a streamed key, so far.
+  uint64_t compute_calls() const;
+  uint64_t key_transfers() const;
   // How many times finish() ran for each witness (exactly-once checks).
   std::map<std::string, int> finish_counts() const;
 
@@ -90,6 +98,7 @@ class SimBackend : public Backend {
   std::vector<std::shared_ptr<Device>> devices_;
   mutable std::mutex finish_mutex_;
   std::map<std::string, int> finish_counts_;
+  std::atomic<uint64_t> compute_calls_{0}, key_transfers_{0};
   friend class SimWork;
 };
 

@@ -3,12 +3,14 @@
 //   enqueued) → wait for them (no lock) → epilogue (no lock)
 // on its own stream (DESIGN.md §2.1), and prepares its next partition while the kernels of the
 // current one run (EngineOptions::prepare_ahead), taking for it only what is free at that moment;
-// a CPU worker runs the whole proof on the host. Both look
-// at the job's cancel flag at every stage boundary; a GPU worker also at its GPU's
-// out-of-service flag (Engine::stop_gpu), up to compute, and then hands the partition back to
-// the queue. Every resource a partition holds (host bytes, key handle, VRAM slot) is owned by a
-// scope guard, so an abandoned partition — cancelled, failed, handed back or stopped by
-// shutdown — leaves nothing reserved.
+// a CPU worker runs the whole proof on the host. When the partition's key is streamed from host
+// memory (PartitionWork::group_key), the worker stages more queued partitions of the same job
+// beside it, each only if its host bytes, key and slot are free at once, and computes them in
+// one call (PartitionGroup, EngineOptions::group_partitions). Both look at the job's cancel flag
+// at every stage boundary; a GPU worker also at its GPU's out-of-service flag (Engine::stop_gpu),
+// up to compute, and then hands the partition back to the queue. Every resource a partition
+// holds (host bytes, key handle, VRAM slot) is owned by a scope guard, so an abandoned
+// partition — cancelled, failed, handed back or stopped by shutdown — leaves nothing reserved.
 
 #include <chrono>
 
@@ -212,101 +214,280 @@ std::unique_ptr<PreparedPartition> Engine::Impl::prepare_on_gpu(QueuedPartition 
     scheduler->requeue(p->item);
     return nullptr;
   }
-  if (outcome == JobState::kSucceeded) {
-    if (ahead) {
-      metrics.add("cuzk_partitions_prepared_ahead_total", 1, label("gpu", std::to_string(device)));
-    }
-    return p;
-  }
+  if (outcome == JobState::kSucceeded) return p;
   p->release();
   settle_partition(p->item, p->tl, p->t, outcome, {}, error);
   return nullptr;
 }
 
+namespace {
+
+// The partitions a GPU worker stages and computes at once on its stream: its current partition
+// (the leader) and, when the leader's work has a group key, more queued partitions of the same
+// job whose works have that key (EngineOptions::group_partitions), taken only where their host
+// bytes, key and VRAM slot are free at once. Each member holds its own host bytes, key handle
+// and slot and keeps its own timeline record and stage times; up to compute it meets the stage
+// boundaries alone, and one cancelled, failed or handed back leaves the group and is settled or
+// requeued alone. A group of one is the partition alone (PartitionWork::compute).
+class PartitionGroup {
+ public:
+  PartitionGroup(Engine::Impl& m, int device, Stream& stream)
+      : m_(m),
+        device_(device),
+        stream_(stream),
+        gpu_(*m.locks[size_t(device)]),
+        arena_(m.memory->vram(device)),
+        leave_(*m.out_of_service[size_t(device)]) {}
+
+  // Stages the leader, waiting for its slot; false when it ended there (settled or requeued).
+  bool stage_leader(std::unique_ptr<PreparedPartition> p) {
+    return add_and_stage(std::move(p), true) == Staging::kStaged;
+  }
+
+  // Adds queued partitions of the leader's job with the leader's group key, prepared without
+  // waiting (prepare_on_gpu ahead) and staged into a slot free now, up to group_partitions in
+  // all. Returns a partition it prepared that cannot join (another group key, or no slot free):
+  // the worker's next partition with preparation ahead; without it, it goes back to the queue.
+  std::unique_ptr<PreparedPartition> gather() {
+    const PreparedPartition& lead = *members_.front().p;
+    const void* key = lead.work->group_key();
+    const QueuedPartition& item = lead.item;
+    const int worker = lead.tl.worker;
+    for (int n = 1; n < m_.options.group_partitions && !leave_.load(); ++n) {
+      auto taken = m_.scheduler->try_pop_job(item.priority, item.job_seq, device_);
+      if (!taken) break;
+      auto p = m_.prepare_on_gpu(std::move(*taken), device_, worker, true);
+      if (p == nullptr) break;  // ended in prepare, or back in the queue (resources busy)
+      if (p->work->group_key() != key) return set_aside(std::move(p));
+      const Staging staged = add_and_stage(std::move(p), false);
+      if (staged == Staging::kNoRoom) {
+        auto unstaged = std::move(members_.back().p);
+        members_.pop_back();
+        return set_aside(std::move(unstaged));
+      }
+      if (staged == Staging::kEnded) break;
+    }
+    return nullptr;
+  }
+
+  // The last hand-back point, for each member: after it the group computes here. False when no
+  // member is left.
+  bool before_compute() {
+    for (auto it = members_.begin(); it != members_.end();) {
+      try {
+        boundary(*it->p);
+        ++it;
+        continue;
+      } catch (const Cancelled&) {
+        settle(*it, JobState::kCancelled, {}, std::nullopt);
+      } catch (const HandBack&) {
+        hand_back(*it);
+      }
+      it = members_.erase(it);
+    }
+    return !members_.empty();
+  }
+
+  // Under the GPU's compute lock: enqueues the kernels and downloads of every member (one
+  // compute_group call for two or more) and records the event of their end. False when that
+  // threw: every member then fails with the error (in finish).
+  bool compute() {
+    const auto begin = Clock::now();
+    for (Member& mem : members_) mem.p->tl.compute_begin = begin;
+    const JobState outcome = run_stages(
+        [&] {
+          PartitionWork& leader = *members_.front().p->work;
+          if (members_.size() == 1) {
+            leader.compute(stream_);
+          } else {
+            std::vector<PartitionWork*> others;
+            for (size_t i = 1; i < members_.size(); ++i)
+              others.push_back(members_[i].p->work.get());
+            leader.compute_group(others, stream_);
+          }
+          done_ = stream_.record();
+        },
+        compute_error_);
+    return outcome == JobState::kSucceeded;
+  }
+
+  // Waits for the kernels' end (its own event only), hands the slots back with it, then runs
+  // each member's epilogue and settles it: a member whose finish throws fails alone.
+  void finish() {
+    if (!done_) {
+      for (Member& mem : members_) settle(mem, JobState::kFailed, {}, compute_error_);
+      return;
+    }
+    done_->synchronize();
+    const auto gpu_done = Clock::now();
+    for (Member& mem : members_) {
+      mem.p->tl.gpu_done = gpu_done;
+      mem.slot->release(done_);
+      mem.p->t.gpu_ms = ms_between(mem.p->tl.compute_begin, gpu_done);
+    }
+    for (Member& mem : members_) {
+      PreparedPartition& p = *mem.p;
+      PartitionOutput output;
+      std::optional<Error> error;
+      const JobState outcome = run_stages(
+          [&] {
+            if (stopped(p)) throw Cancelled{};  // computed: no hand-back from here on
+            const auto begin = Clock::now();
+            output = p.work->finish();
+            p.t.epilogue_ms = ms_between(begin, Clock::now());
+          },
+          error);
+      settle(mem, outcome, std::move(output), error);
+    }
+  }
+
+  size_t size() const { return members_.size(); }
+
+ private:
+  struct Member {
+    std::unique_ptr<PreparedPartition> p;
+    std::unique_ptr<SlotHold> slot;
+  };
+  enum class Staging { kStaged, kNoRoom, kEnded };
+
+  bool stopped(const PreparedPartition& p) const {
+    return p.item.record->cancelled.load() || m_.stopping.load();
+  }
+  void boundary(const PreparedPartition& p) const {
+    if (stopped(p)) throw Cancelled{};
+    if (leave_.load()) throw HandBack{};
+  }
+
+  // Adds `p` to the group and stages it: under mem, reserve its slot (waiting for one when
+  // `wait`, else only if one is free now), order the stream after the slot's previous owner's
+  // work, enqueue the uploads. Nothing here waits for the device. kNoRoom: no slot free now,
+  // nothing reserved, `p` still the last member; kEnded: settled or requeued, removed.
+  Staging add_and_stage(std::unique_ptr<PreparedPartition> p, bool wait) {
+    members_.push_back({std::move(p), std::make_unique<SlotHold>(arena_, stream_)});
+    Member& mem = members_.back();
+    PreparedPartition& pp = *mem.p;
+    bool no_room = false;
+    std::optional<Error> error;
+    JobState outcome;
+    try {
+      outcome = run_stages(
+          [&] {
+            boundary(pp);
+            pp.tl.stage_begin = Clock::now();
+            {
+              OrderedLock::Guard mem_lock(gpu_.mem);
+              const uint64_t bytes = pp.work->vram_bytes();
+              auto reservation = wait ? arena_.reserve(bytes, [&] { return stopped(pp); })
+                                      : arena_.try_reserve(bytes);
+              if (!reservation) {
+                if (wait) throw Cancelled{};
+                no_room = true;
+                return;
+              }
+              mem.slot->set(reservation->slot);
+              for (const auto& fence : reservation->fences) stream_.wait(*fence);
+              mem.slot->mark_touched();
+              pp.work->stage(stream_, mem.slot->get());
+            }
+            pp.tl.staged = Clock::now();
+            pp.t.stage_ms = ms_between(pp.tl.stage_begin, pp.tl.staged);
+          },
+          error);
+    } catch (const HandBack&) {
+      hand_back(mem);
+      members_.pop_back();
+      return Staging::kEnded;
+    }
+    if (outcome != JobState::kSucceeded) {
+      settle(mem, outcome, {}, error);
+      members_.pop_back();
+      return Staging::kEnded;
+    }
+    return no_room ? Staging::kNoRoom : Staging::kStaged;
+  }
+
+  // A prepared partition that cannot join: kept as the worker's next partition with preparation
+  // ahead, else put back in its place in the queue.
+  std::unique_ptr<PreparedPartition> set_aside(std::unique_ptr<PreparedPartition> p) {
+    if (m_.options.prepare_ahead) return p;
+    requeue(*p);
+    return nullptr;
+  }
+  // Back to the queue holding nothing; a witness the work took over is rebuilt from its copy.
+  void requeue(PreparedPartition& p) {
+    PartitionInput& input = p.item.record->spec.partitions[p.item.partition];
+    if (p.witness_released) input.witness = p.work->rebuild_witness();
+    p.release();
+    m_.scheduler->requeue(p.item);
+  }
+  // Its GPU left service before compute: everything it held is released; the partition waits
+  // for another GPU.
+  void hand_back(Member& mem) {
+    m_.metrics.add("cuzk_partitions_handed_back_total", 1, label("gpu", std::to_string(device_)));
+    mem.slot->release();
+    requeue(*mem.p);
+  }
+  // The slot, then the work, the key and the host bytes go back; then the job hears of it.
+  void settle(Member& mem, JobState outcome, PartitionOutput output,
+              const std::optional<Error>& error) {
+    mem.slot->release();
+    PreparedPartition& p = *mem.p;
+    p.release();
+    m_.settle_partition(p.item, p.tl, p.t, outcome, std::move(output), error);
+  }
+
+  Engine::Impl& m_;
+  const int device_;
+  Stream& stream_;
+  GpuLocks& gpu_;
+  VramArena& arena_;
+  const std::atomic<bool>& leave_;
+  std::vector<Member> members_;  // the leader first
+  std::shared_ptr<Event> done_;  // the end of the group's kernels, once computed
+  std::optional<Error> compute_error_;
+};
+
+}  // namespace
+
 std::unique_ptr<PreparedPartition> Engine::Impl::run_prepared(
     std::unique_ptr<PreparedPartition> current, int device, Stream& stream) {
-  PreparedPartition& p = *current;
-  const std::shared_ptr<JobRecord>& job = p.item.record;
-  TimelineRecord& tl = p.tl;
-  StageTimes& t = p.t;
-  const StopPredicate stop = [&] { return job->cancelled.load() || stopping.load(); };
-  const std::atomic<bool>& leave = *out_of_service[size_t(device)];
-  const auto boundary = [&] {
-    if (stop()) throw Cancelled{};
-    if (leave.load()) {
-      PartitionInput& input = job->spec.partitions[p.item.partition];
-      if (p.witness_released) input.witness = p.work->rebuild_witness();
-      throw HandBack{};
-    }
-  };
-  std::unique_ptr<PreparedPartition> next;
-  PartitionOutput output;
-  std::optional<Error> error;
-  JobState outcome;
-  try {
-    outcome = run_stages(
-        [&] {
-          boundary();
-          // stage: under mem, reserve the slot, order the stream after its previous owner's work,
-          // enqueue the uploads. Nothing here waits for the device.
-          tl.stage_begin = Clock::now();
-          GpuLocks& gpu = *locks[size_t(device)];
-          VramArena& arena = memory->vram(device);
-          SlotHold slot(arena, stream);
-          {
-            OrderedLock::Guard mem(gpu.mem);
-            auto reservation = arena.reserve(p.work->vram_bytes(), stop);
-            if (!reservation) throw Cancelled{};
-            slot.set(reservation->slot);
-            for (const auto& fence : reservation->fences) stream.wait(*fence);
-            slot.mark_touched();
-            p.work->stage(stream, slot.get());
-          }
-          tl.staged = Clock::now();
-          t.stage_ms = ms_between(tl.stage_begin, tl.staged);
-          // The last hand-back point: after it the partition computes here.
-          boundary();
-          // compute: under compute, enqueue the kernels and the download (waiting on this
-          // stream's own events only, DESIGN.md §2.1), then let the next worker enqueue its
-          // partition while these kernels run: two partitions' kernels then share the GPU and
-          // fill each other's gaps (a reduction's tail, a host wait inside the enqueue). Holding
-          // the lock until the kernels were done ran the partitions one after another: 275 ms per
-          // 2^24 partition in steady state with K = 2; released here, 261 ms with K = 2 and 248
-          // with K = 3 (bench/results/engine/2026-11-30_h200_{15621ff,fe020e9}_engine_2p24.json).
-          // The end is awaited without the lock; the slot goes back with that event.
-          std::shared_ptr<Event> done;
-          {
-            OrderedLock::Guard compute(gpu.compute);
-            tl.compute_begin = Clock::now();
-            p.work->compute(stream);
-            done = stream.record();
-          }
-          // While these kernels run, the host prepares this worker's next partition, so that
-          // it is ready to stage when they end: otherwise the GPU waits for that preparation
-          // whenever no other worker has a partition ready.
-          if (options.prepare_ahead) {
-            if (auto item = scheduler->try_pop(&leave, device)) {
-              next = prepare_on_gpu(std::move(*item), device, tl.worker, true);
-            }
-          }
-          done->synchronize();
-          tl.gpu_done = Clock::now();
-          slot.release(done);
-          t.gpu_ms = ms_between(tl.compute_begin, tl.gpu_done);
-          if (stop()) throw Cancelled{};  // computed: no hand-back from here on
-          output = p.work->finish();
-          t.epilogue_ms = ms_between(tl.gpu_done, Clock::now());
-        },
-        error);
-  } catch (const HandBack&) {
-    // Everything it held is released; the partition waits for another GPU.
-    metrics.add("cuzk_partitions_handed_back_total", 1, label("gpu", std::to_string(device)));
-    p.release();
-    scheduler->requeue(p.item);
-    return next;
+  const int worker = current->tl.worker;
+  const std::string gpu_label = label("gpu", std::to_string(device));
+  // Partitions of a key streamed from host memory compute in groups: each compute moves the
+  // key across PCIe once for the whole group.
+  const bool grouping = options.group_partitions > 1 && current->work->group_key() != nullptr;
+  PartitionGroup group(*this, device, stream);
+  if (!group.stage_leader(std::move(current))) return nullptr;
+  std::unique_ptr<PreparedPartition> next = grouping ? group.gather() : nullptr;
+  if (!group.before_compute()) return next;
+  // compute: under compute, enqueue the kernels and the download (waiting on this stream's own
+  // events only, DESIGN.md §2.1), then let the next worker enqueue its partition while these
+  // kernels run: two partitions' kernels then share the GPU and fill each other's gaps (a
+  // reduction's tail, a host wait inside the enqueue). Holding the lock until the kernels were
+  // done ran the partitions one after another: 275 ms per 2^24 partition in steady state with
+  // K = 2; released here, 261 ms with K = 2 and 248 with K = 3
+  // (bench/results/engine/2026-11-30_h200_{15621ff,fe020e9}_engine_2p24.json). The end is
+  // awaited without the lock; the slots go back with that event.
+  bool computed;
+  {
+    OrderedLock::Guard compute(locks[size_t(device)]->compute);
+    computed = group.compute();
   }
-  p.release();
-  settle_partition(p.item, tl, t, outcome, std::move(output), error);
+  if (computed && grouping) {
+    metrics.observe("cuzk_partition_group_size", double(group.size()), gpu_label);
+    if (group.size() >= 2)
+      metrics.add("cuzk_partitions_grouped_total", double(group.size()), gpu_label);
+  }
+  // While these kernels run, the host prepares this worker's next partition, so that it is
+  // ready to stage when they end: otherwise the GPU waits for that preparation whenever no
+  // other worker has a partition ready.
+  if (computed && options.prepare_ahead && next == nullptr) {
+    if (auto item = scheduler->try_pop(out_of_service[size_t(device)].get(), device)) {
+      next = prepare_on_gpu(std::move(*item), device, worker, true);
+      if (next != nullptr) metrics.add("cuzk_partitions_prepared_ahead_total", 1, gpu_label);
+    }
+  }
+  group.finish();
   return next;
 }
 

@@ -252,6 +252,7 @@ DaemonConfig parse_config(std::string_view toml_text, const std::string& source_
   eng.string("backend", c.backend);
   eng.integer("workers_per_gpu", c.engine.workers_per_gpu, 1, 4);
   eng.boolean("prepare_ahead", c.engine.prepare_ahead);
+  eng.integer("group_partitions", c.engine.group_partitions, 1, 64);
   eng.integer("cpu_workers", c.engine.cpu_workers, 1, 1024);
   eng.integer("queue_capacity", c.engine.queue_capacity, 1, int64_t(1) << 32);
   double retention_s = std::chrono::duration<double>(c.engine.result_retention).count();
@@ -334,6 +335,9 @@ void validate(const DaemonConfig& c) {
   }
   if (c.engine.workers_per_gpu < 1 || c.engine.workers_per_gpu > 4) {
     CUZK_INVALID_INPUT("workers_per_gpu must be 1..4");
+  }
+  if (c.engine.group_partitions < 1 || c.engine.group_partitions > 64) {
+    CUZK_INVALID_INPUT("group_partitions must be 1..64");
   }
   if (c.engine.cpu_workers < 1) CUZK_INVALID_INPUT("cpu_workers must be ≥ 1");
   if (c.engine.queue_capacity < 1) CUZK_INVALID_INPUT("queue_capacity must be ≥ 1");

@@ -147,6 +147,7 @@ std::unique_ptr<Daemon> Daemon::start(const DaemonConfig& config) {
       .kv("gpus", s.gpus.size())
       .kv("workers_per_gpu", config.engine.workers_per_gpu)
       .kv("prepare_ahead", config.engine.prepare_ahead)
+      .kv("group_partitions", config.engine.group_partitions)
       .kv("cpu_workers", s.cpu_workers)
       .kv("queue_capacity", s.queue_capacity)
       .kv("keys", s.keys.size())

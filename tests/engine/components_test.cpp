@@ -117,6 +117,33 @@ TEST(Scheduler, TryPopLeavesThePartitionToAnIdleWorker) {
   }
 }
 
+// try_pop_job (a worker gathering a group) takes only partitions of the one job, in order,
+// those pinned to another GPU excepted.
+TEST(Scheduler, TryPopJobTakesOnlyThatJobsPartitions) {
+  auto s = Scheduler::create({100});
+  EXPECT_FALSE(s->try_pop_job(Priority::kNormal, 1, 0)) << "empty queue";
+  s->push_job({item(Priority::kHigh, 1, 0)});  // same seq, another priority: another job
+  auto pinned = item(Priority::kNormal, 1, 1);
+  pinned.device = 1;
+  s->push_job({item(Priority::kNormal, 1, 0), pinned, item(Priority::kNormal, 1, 2)});
+  s->push_job({item(Priority::kNormal, 2, 0)});
+  auto first = s->try_pop_job(Priority::kNormal, 1, 0);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(std::make_tuple(first->priority, first->job_seq, first->partition),
+            std::make_tuple(Priority::kNormal, uint64_t(1), 0u));
+  auto second = s->try_pop_job(Priority::kNormal, 1, 0);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->partition, 2u) << "partition 1 is pinned to GPU 1";
+  EXPECT_FALSE(s->try_pop_job(Priority::kNormal, 1, 0)) << "only GPU 1 may take what is left";
+  auto third = s->try_pop_job(Priority::kNormal, 1, 1);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third->partition, 1u);
+  EXPECT_FALSE(s->try_pop_job(Priority::kNormal, 1, 1));
+  EXPECT_EQ(s->size(), 2u) << "the other jobs stay queued";
+  EXPECT_EQ(s->pop()->priority, Priority::kHigh);
+  EXPECT_EQ(s->pop()->job_seq, 2u);
+}
+
 TEST(GpuLocks, CheckerFiresOnMemUnderCompute) {
   GpuLocks locks(0);
   const uint64_t before = lock_order_violations();

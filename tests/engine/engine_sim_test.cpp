@@ -15,19 +15,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// The value of one series in Prometheus text (`name{labels} value` lines), 0 when absent.
-double metric_value(const std::string& text, const std::string& series) {
-  const std::string prefix = series + " ";
-  for (size_t at = 0; at < text.size();) {
-    const size_t end = std::min(text.find('\n', at), text.size());
-    if (text.compare(at, prefix.size(), prefix) == 0) {
-      return std::stod(text.substr(at + prefix.size(), end - at - prefix.size()));
-    }
-    at = end + 1;
-  }
-  return 0;
-}
-
 TEST(EngineSim, ProvesAndReturnsEachPartitionsOwnResult) {
   auto e = make_sim_engine(small_engine(2), small_sim());
   const JobId id = e.engine->submit(job("key0", {"a0", "a1", "a2"}));

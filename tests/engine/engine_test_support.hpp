@@ -1,9 +1,10 @@
 #pragma once
 // Shared helpers of the engine tests: a sim engine with small modeled times, witnesses that
-// name their job and partition, and the check that nothing is left reserved.
+// name their job and partition, a metric's value, and the check that nothing is left reserved.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,6 +77,19 @@ inline JobSpec job(const std::string& key, const std::vector<std::string>& witne
   spec.request_id = std::move(request_id);
   for (const auto& w : witnesses) spec.partitions.push_back(witness(w));
   return spec;
+}
+
+// The value of one series in Prometheus text (`name{labels} value` lines), 0 when absent.
+inline double metric_value(const std::string& text, const std::string& series) {
+  const std::string prefix = series + " ";
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    if (text.compare(at, prefix.size(), prefix) == 0) {
+      return std::stod(text.substr(at + prefix.size(), end - at - prefix.size()));
+    }
+    at = end + 1;
+  }
+  return 0;
 }
 
 // Nothing reserved: host budget, every arena, every key handle; the sim saw no violation.

@@ -29,6 +29,7 @@ TEST(ServiceConfig, TheSampleConfigParses) {
   EXPECT_EQ(c.socket_mode, 0660u);
   EXPECT_EQ(c.backend, "auto");
   EXPECT_EQ(c.engine.workers_per_gpu, 2);
+  EXPECT_EQ(c.engine.group_partitions, 16);
   EXPECT_TRUE(c.verify_proofs);
   EXPECT_FALSE(c.h_tables);
 }
@@ -56,6 +57,7 @@ drain_timeout_s = 30
 [engine]
 backend = "sim"
 workers_per_gpu = 3
+group_partitions = 8
 cpu_workers = 5
 queue_capacity = 100
 result_retention_s = 1.5
@@ -89,6 +91,7 @@ a = 5000
   EXPECT_EQ(c.token, "abc");
   EXPECT_EQ(c.timeline_flush_s, 2.5);
   EXPECT_EQ(c.engine.workers_per_gpu, 3);
+  EXPECT_EQ(c.engine.group_partitions, 8);
   EXPECT_EQ(c.engine.cpu_workers, 5);
   EXPECT_EQ(c.engine.queue_capacity, 100u);
   EXPECT_EQ(c.engine.result_retention, std::chrono::milliseconds(1500));
@@ -112,6 +115,10 @@ TEST(ServiceConfig, ErrorsNameTheOption) {
             std::string::npos);
   EXPECT_NE(error_of("[bogus]\n").find("bogus: unknown option"), std::string::npos);
   EXPECT_NE(error_of("[engine]\nworkers_per_gpu = 5\n").find("workers_per_gpu"), std::string::npos);
+  EXPECT_NE(error_of("[engine]\ngroup_partitions = 0\n").find("group_partitions"),
+            std::string::npos);
+  EXPECT_NE(error_of("[engine]\ngroup_partitions = 65\n").find("group_partitions"),
+            std::string::npos);
   EXPECT_NE(error_of("[engine]\nqueue_capacity = \"x\"\n").find("expected an integer"),
             std::string::npos);
   EXPECT_NE(error_of("[engine]\nhost_bytes = \"12 parsecs\"\n").find("unknown unit"),
