@@ -12,6 +12,7 @@
 // holds (host bytes, key handle, VRAM slot) is owned by a scope guard, so an abandoned
 // partition — cancelled, failed, handed back or stopped by shutdown — leaves nothing reserved.
 
+#include <algorithm>
 #include <chrono>
 
 #include "engine/engine_impl.hpp"
@@ -253,7 +254,8 @@ class PartitionGroup {
     const void* key = lead.work->group_key();
     const QueuedPartition& item = lead.item;
     const int worker = lead.tl.worker;
-    for (int n = 1; n < m_.options.group_partitions && !leave_.load(); ++n) {
+    const int limit = group_limit(item);
+    for (int n = 1; n < limit && !leave_.load(); ++n) {
       auto taken = m_.scheduler->try_pop_job(item.priority, item.job_seq, device_);
       if (!taken) break;
       auto p = m_.prepare_on_gpu(std::move(*taken), device_, worker, true);
@@ -349,6 +351,19 @@ class PartitionGroup {
     std::unique_ptr<SlotHold> slot;
   };
   enum class Staging { kStaged, kNoRoom, kEnded };
+
+  // The most partitions of the leader's job one group takes: group_partitions, and no more
+  // than the job's share of each GPU in service that may take it, so that a job on a key
+  // streamed to several GPUs is spread over them (each GPU moving the key once for its share)
+  // rather than computed on one while the others idle.
+  int group_limit(const QueuedPartition& item) const {
+    int gpus = 0;
+    for (const auto& out : m_.out_of_service) gpus += out->load() ? 0 : 1;
+    if (item.device >= 0 || gpus < 1) gpus = 1;
+    const size_t partitions = item.record->spec.partitions.size();
+    const size_t share = (partitions + size_t(gpus) - 1) / size_t(gpus);
+    return int(std::min<size_t>(size_t(m_.options.group_partitions), share));
+  }
 
   bool stopped(const PreparedPartition& p) const {
     return p.item.record->cancelled.load() || m_.stopping.load();

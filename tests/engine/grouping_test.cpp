@@ -3,7 +3,7 @@
 // pinned tier share a group key and whose compute_group moves the key once per group. Groups
 // form, each partition keeps its own result, the key moves fewer times than partitions
 // compute; no grouping with group_partitions = 1 or a key in VRAM; a group takes only the
-// slots free at once; a cancelled group, a refused member and a GPU leaving service while its
+// slots free at once; a job on two GPUs is shared between them; a cancelled group, a refused member and a GPU leaving service while its
 // worker gathers leave nothing reserved and lose no partition.
 
 #include <gtest/gtest.h>
@@ -165,6 +165,30 @@ TEST(Grouping, AMemberRefusedInPrepareFailsTheJobAndLeavesNothingHeld) {
   ASSERT_TRUE(e.engine->wait_idle(30s));
   expect_each_finished_once(e);
   expect_nothing_held(e, "after a member refused in prepare");
+}
+
+// Two GPUs streaming one key: a job's partitions are shared between them (a group takes at most
+// the job's share of each GPU), so both compute and each group is at most half the job.
+TEST(Grouping, AJobOnTwoGpusIsSharedBetweenThem) {
+  SimOptions s = small_sim();
+  s.vram_bytes = 256 * kMiB;
+  EngineOptions o = small_engine(1);
+  o.group_partitions = 16;
+  o.keys.budgets = {{KeyTier::kPinned, 100 * kMiB}};
+  const uint64_t slot = uint64_t(s.slot_bytes_per_constraint * kPartitionConstraints);
+  o.vram_arena_bytes = 12 * slot;
+  auto e = make_sim_engine(o, s, 1);
+  const auto w = witnesses("t", kPartitions);
+  expect_results(e.engine->await(e.engine->submit(job("key0", w)), 60s), w);
+  ASSERT_TRUE(e.engine->wait_idle(30s));
+  std::map<int, size_t> per_gpu;
+  for (const auto& r : e.engine->timeline().snapshot()) ++per_gpu[r.device];
+  EXPECT_GT(per_gpu[0], 0u) << "GPU 0 computed nothing";
+  EXPECT_GT(per_gpu[1], 0u) << "GPU 1 computed nothing";
+  for (size_t size : group_sizes(e)) EXPECT_LE(size, size_t(kPartitions / 2));
+  EXPECT_LT(e.sim->key_transfers(), uint64_t(kPartitions));
+  expect_each_finished_once(e);
+  expect_nothing_held(e, "after a job shared by two GPUs");
 }
 
 // A GPU taken out of service while its worker gathers a group: every member it holds goes back
