@@ -10,7 +10,8 @@
 #
 # Circuits and keys are made once under $WORK (default BUILD_DIR/supraseal-bench): `cuzk gen`
 # and the development setup `cuzk setup ... .params` (minutes at 2^26 on 16 cores).
-# CIRCUITS (10) and CALLS (3) override the batch size and the calls per measurement.
+# CIRCUITS (10) and CALLS (3) override the batch size and the calls per measurement, RESIDENCIES
+# ("vram capped") the runs.
 set -uo pipefail
 
 BUILD_DIR=${1:-build/gpu}
@@ -58,7 +59,7 @@ for log_n in "${SIZES[@]}"; do
     "$BUILD_DIR/cuzk" setup "$dir/circuit.r1cs" "$dir/key.params" "$dir/key.vk" ||
       fail "cuzk setup 2^$log_n"
   fi
-  for residency in vram capped; do
+  for residency in ${RESIDENCIES:-vram capped}; do
     out=$OUT/supraseal_abi_2p${log_n}_$residency.json
     echo "2^$log_n, key $residency: $CIRCUITS circuits per call, $CALLS calls"
     CUZK_CONFIG=$OUT/$residency.toml "$BENCH" --params "$dir/key.params" --r1cs "$dir/circuit.r1cs" \
