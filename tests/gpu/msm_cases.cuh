@@ -126,6 +126,28 @@ std::vector<Fr> make_scalars(size_t n, Shape shape, std::mt19937_64& rng) {
 
 enum class Op { kMsm, kClassified };
 
+// Bases where an operation reads them: uploaded to the device (on `stream`), or copied into
+// pinned host memory to be staged.
+template <class Curve>
+struct PlacedBases {
+  PlacedBases(const std::vector<ec::Affine<Curve>>& bases, gm::Location where,
+              const Stream& stream) {
+    const size_t n = bases.size();
+    if (where == gm::Location::kDevice) {
+      device = DeviceBuffer<ec::Affine<Curve>>::allocate_blocking(n);
+      device.upload(bases, stream);
+      span = {device.data(), n};
+    } else {
+      pinned = PinnedBuffer<ec::Affine<Curve>>(n);
+      std::copy(bases.begin(), bases.end(), pinned.data());
+      span = {pinned.data(), n};
+    }
+  }
+  DeviceBuffer<ec::Affine<Curve>> device;
+  PinnedBuffer<ec::Affine<Curve>> pinned;
+  std::span<const ec::Affine<Curve>> span;
+};
+
 // Runs one GPU operation synchronously (tests may block) and returns its result. With
 // `scalar_index` (msm only), base i pairs with scalars[(*scalar_index)[i]].
 template <class Curve>
@@ -139,18 +161,8 @@ ec::Jacobian<Curve> gpu_run(Op op, const std::vector<ec::Affine<Curve>>& bases,
   Stream stream, copy;
   config.stream = stream;
   config.copy_stream = copy;
-  DeviceBuffer<AffinePoint> device_bases;
-  PinnedBuffer<AffinePoint> pinned_bases;
-  std::span<const AffinePoint> base_span;
-  if (config.bases == gm::Location::kDevice) {
-    device_bases = DeviceBuffer<AffinePoint>::allocate_blocking(n);
-    device_bases.upload(bases, stream);
-    base_span = {device_bases.data(), n};
-  } else {
-    pinned_bases = PinnedBuffer<AffinePoint>(n);
-    std::copy(bases.begin(), bases.end(), pinned_bases.data());
-    base_span = {pinned_bases.data(), n};
-  }
+  const PlacedBases<Curve> placed(bases, config.bases, stream);
+  const std::span<const AffinePoint> base_span = placed.span;
   auto device_scalars = DeviceBuffer<Fr>::allocate_blocking(scalars.size());
   device_scalars.upload(scalars, stream);
   DeviceBuffer<uint32_t> device_index;
@@ -888,18 +900,7 @@ TYPED_TEST_P(GpuMsmTest, BatchOfVectorsOverSharedBases) {
         config.copy_stream = copy;
         config.bases = where;
         config.chunk_points = 777;
-        DeviceBuffer<AffinePoint> device_bases;
-        PinnedBuffer<AffinePoint> pinned_bases;
-        std::span<const AffinePoint> base_span;
-        if (where == gm::Location::kDevice) {
-          device_bases = DeviceBuffer<AffinePoint>::allocate_blocking(n);
-          device_bases.upload(bases, stream);
-          base_span = {device_bases.data(), n};
-        } else {
-          pinned_bases = PinnedBuffer<AffinePoint>(n);
-          std::copy(bases.begin(), bases.end(), pinned_bases.data());
-          base_span = {pinned_bases.data(), n};
-        }
+        const PlacedBases<Curve> placed(bases, where, stream);
         auto device_index = DeviceBuffer<uint32_t>::allocate_blocking(n);
         device_index.upload(index, stream);
         auto results = DeviceBuffer<ec::Jacobian<Curve>>::allocate_blocking(k_vectors);
@@ -930,7 +931,7 @@ TYPED_TEST_P(GpuMsmTest, BatchOfVectorsOverSharedBases) {
         }
         stream.synchronize();
         const uint64_t staged_before = gm::staged_base_bytes().load();
-        gm::msm_batch<Curve>(base_span, batch, config);
+        gm::msm_batch<Curve>(placed.span, batch, config);
         std::vector<ec::Jacobian<Curve>> out(k_vectors);
         results.download(out, stream);
         stream.synchronize();

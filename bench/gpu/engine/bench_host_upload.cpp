@@ -83,23 +83,20 @@ void staged_upload(const std::byte* host, std::byte* device, size_t bytes,
 }
 
 int run(int argc, char** argv) {
-  std::string bytes_text = "2GiB", chunk_text = "64MiB", json_path;
+  size_t bytes = size_t(2) << 30, chunk = size_t(64) << 20;
+  std::string json_path;
   int threads = 8, runs = 5;
   CLI::App app{"host-to-device upload of pageable memory: pageable, registered, staged"};
-  app.add_option("--bytes", bytes_text, "bytes to send (e.g. 2GiB)");
-  app.add_option("--chunk", chunk_text, "staged: bytes per pinned buffer");
+  app.add_option("--bytes", bytes, "bytes to send (e.g. 2GiB)")
+      ->transform(CLI::AsSizeValue(true))
+      ->check(CLI::PositiveNumber);
+  app.add_option("--chunk", chunk, "staged: bytes per pinned buffer")
+      ->transform(CLI::AsSizeValue(true))
+      ->check(CLI::PositiveNumber);
   app.add_option("--threads", threads, "staged: copying threads")->check(CLI::Range(1, 256));
   app.add_option("--runs", runs, "runs of each way (medians)")->check(CLI::Range(1, 1000));
   app.add_option("--json", json_path, "results file (DESIGN.md §6 shape)");
   CLI11_PARSE(app, argc, argv);
-  const auto parse_bytes = [](const std::string& text) {
-    size_t pos = 0;
-    const double value = std::stod(text, &pos);
-    const std::string unit = text.substr(pos);
-    const double scale = unit == "GiB" ? double(1 << 30) : unit == "MiB" ? double(1 << 20) : 1.0;
-    return size_t(value * scale);
-  };
-  const size_t bytes = parse_bytes(bytes_text), chunk = parse_bytes(chunk_text);
 
   std::vector<std::byte> host(bytes);
   for (size_t i = 0; i < bytes; i += 4096) host[i] = std::byte(i >> 12);
